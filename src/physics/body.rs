@@ -1,0 +1,533 @@
+//! Bodies: shape, material, mass and inertia (§2), and the descriptions users add them from.
+//!
+//! Mass is area × density, so a larger body of the same material is heavier. A circle of
+//! radius r is a homogeneous disc: slicing it into rings of radius s and mass
+//! `dm = m/(π r²) · 2π s ds`, each contributing `s² dm`, gives
+//! `I = (2m/r²) ∫₀ʳ s³ ds = m r²/2`. Rectangles are axis-aligned and never turn: their
+//! inverse inertia is 0, so no angular impulse can rotate them (R-BODY-1).
+//!
+//! The engine stores `1/m` and `1/I`. Static bodies and walls have `1/m = 0`, which lets them
+//! go through the same formulas as moving bodies: an impulse P changes a velocity by `P/m`,
+//! which is 0 for them (R-BODY-2).
+
+use std::f32::consts::PI;
+use std::fmt;
+
+use glam::Vec2;
+
+use super::config::{FieldError, MAX_BODY_SIZE, MIN_BODY_SIZE};
+
+/// A stable, generational reference to a body in a [`World`](super::World).
+///
+/// A handle stays valid until its body is removed; after that it is stale and every call
+/// that takes it returns [`PhysicsError::StaleHandle`](super::PhysicsError::StaleHandle),
+/// even when the slot is reused by a new body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BodyHandle {
+    pub(crate) index: u32,
+    pub(crate) generation: u32,
+}
+
+impl BodyHandle {
+    /// The slot index (dense, reused after removal).
+    pub fn index(self) -> u32 {
+        self.index
+    }
+
+    /// The generation of the slot when this handle was issued.
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+
+    /// Packs the handle into one number (generation in the high half).
+    pub fn to_bits(self) -> u64 {
+        (u64::from(self.generation) << 32) | u64::from(self.index)
+    }
+}
+
+impl fmt::Display for BodyHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "body {}v{}", self.index, self.generation)
+    }
+}
+
+/// The shape of a body: a circle or an axis-aligned rectangle (§2).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Shape {
+    /// A disc of this radius, px.
+    Circle {
+        /// Radius in px, at least [`MIN_BODY_SIZE`].
+        radius: f32,
+    },
+    /// An axis-aligned rectangle with these half extents, px. It never rotates.
+    Rect {
+        /// Half width and half height in px, each at least [`MIN_BODY_SIZE`].
+        half_extents: Vec2,
+    },
+}
+
+impl Shape {
+    /// A circle of radius `radius`.
+    pub fn circle(radius: f32) -> Self {
+        Shape::Circle { radius }
+    }
+
+    /// A rectangle of `width` × `height` (full sizes).
+    pub fn rect(width: f32, height: f32) -> Self {
+        Shape::Rect { half_extents: Vec2::new(width, height) * 0.5 }
+    }
+
+    /// Area in px²: π r² or 4·hw·hh (§2).
+    pub fn area(&self) -> f32 {
+        match *self {
+            Shape::Circle { radius } => PI * radius * radius,
+            Shape::Rect { half_extents } => 4.0 * half_extents.x * half_extents.y,
+        }
+    }
+
+    /// Half extents of the bounding box.
+    pub fn half_size(&self) -> Vec2 {
+        match *self {
+            Shape::Circle { radius } => Vec2::splat(radius),
+            Shape::Rect { half_extents } => half_extents,
+        }
+    }
+
+    /// How far the shape reaches along the unit direction `n`: r for a circle,
+    /// `|n.x|·hw + |n.y|·hh` for a rectangle (§5, walls).
+    pub fn reach(&self, n: Vec2) -> f32 {
+        match *self {
+            Shape::Circle { radius } => radius,
+            Shape::Rect { half_extents } => n.x.abs() * half_extents.x + n.y.abs() * half_extents.y,
+        }
+    }
+
+    /// Radius of curvature for rolling resistance: the radius of a circle, infinite for a
+    /// rectangle's flat side (§9).
+    pub fn rolling_radius(&self) -> f32 {
+        match *self {
+            Shape::Circle { radius } => radius,
+            Shape::Rect { .. } => f32::INFINITY,
+        }
+    }
+
+    /// Whether `point` (relative to the shape's centre) lies inside the shape.
+    pub fn contains_local(&self, point: Vec2) -> bool {
+        match *self {
+            Shape::Circle { radius } => point.length_squared() <= radius * radius,
+            Shape::Rect { half_extents } => {
+                point.x.abs() <= half_extents.x && point.y.abs() <= half_extents.y
+            }
+        }
+    }
+
+    fn check(&self, problems: &mut Vec<FieldError>) {
+        let range = format!("{MIN_BODY_SIZE} ..= {MAX_BODY_SIZE} px");
+        let ok = |x: f32| (MIN_BODY_SIZE..=MAX_BODY_SIZE).contains(&x);
+        match *self {
+            Shape::Circle { radius } if !ok(radius) => problems.push(FieldError {
+                field: "shape.radius",
+                value: format!("{radius}"),
+                allowed: range,
+            }),
+            Shape::Rect { half_extents } if !(ok(half_extents.x) && ok(half_extents.y)) => problems
+                .push(FieldError {
+                    field: "shape.half_extents",
+                    value: format!("{half_extents}"),
+                    allowed: format!("each {range} (every side at least 24 px)"),
+                }),
+            _ => {}
+        }
+    }
+}
+
+/// Density, friction and restitution of a body (§7, §8).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Material {
+    /// Mass per px² (only ratios matter, §1). Water-like is 1.
+    pub density: f32,
+    /// Coulomb friction coefficient μ; contacts mix √(μ_A·μ_B) (§8).
+    pub friction: f32,
+    /// Coefficient of restitution e ∈ [0, 1]; contacts mix max(e_A, e_B) (§7).
+    pub restitution: f32,
+}
+
+impl Material {
+    /// Rubber: light (1.1 g/cm³), grippy (μ ≈ 0.9 on dry surfaces), bouncy (e ≈ 0.8 for a
+    /// rubber ball on a hard floor).
+    pub const RUBBER: Material = Material { density: 1.1, friction: 0.9, restitution: 0.8 };
+    /// Wood: 0.6 g/cm³, μ ≈ 0.4 (wood on wood 0.25–0.5), e ≈ 0.5.
+    pub const WOOD: Material = Material { density: 0.6, friction: 0.4, restitution: 0.5 };
+    /// Steel: 7.8 g/cm³, μ ≈ 0.5 (dry steel on steel 0.4–0.8), e ≈ 0.6 for hard impacts.
+    pub const STEEL: Material = Material { density: 7.8, friction: 0.5, restitution: 0.6 };
+    /// Ice: 0.92 g/cm³, μ ≈ 0.03 (ice on ice), e ≈ 0.1 (impacts crush rather than bounce).
+    pub const ICE: Material = Material { density: 0.92, friction: 0.03, restitution: 0.1 };
+
+    /// The named presets, for palettes and tests.
+    pub const PRESETS: [(&'static str, Material); 4] = [
+        ("rubber", Material::RUBBER),
+        ("wood", Material::WOOD),
+        ("steel", Material::STEEL),
+        ("ice", Material::ICE),
+    ];
+
+    /// The preset called `name` (case-insensitive).
+    pub fn preset(name: &str) -> Option<Material> {
+        Self::PRESETS.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|&(_, m)| m)
+    }
+
+    fn check(&self, problems: &mut Vec<FieldError>) {
+        let mut check = |field, value: f32, min: f32, max: f32, min_open: bool| {
+            let ok = if min_open { value > min } else { value >= min } && value <= max;
+            if !ok {
+                let open = if min_open { "(" } else { "[" };
+                problems.push(FieldError {
+                    field,
+                    value: format!("{value}"),
+                    allowed: format!("{open}{min}, {max}]"),
+                });
+            }
+        };
+        check("material.density", self.density, 0.0, 1.0e4, true);
+        check("material.friction", self.friction, 0.0, 2.0, false);
+        check("material.restitution", self.restitution, 0.0, 1.0, false);
+    }
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Material::WOOD
+    }
+}
+
+/// Whether a body moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum BodyKind {
+    /// Moves under gravity and contacts.
+    #[default]
+    Dynamic,
+    /// Never moves: inverse mass and inertia 0, like a wall (R-BODY-2).
+    Static,
+}
+
+/// Everything needed to add a body. Positions are in the world's y-down px frame (§1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BodyDesc {
+    /// Shape and size.
+    pub shape: Shape,
+    /// Dynamic or static.
+    pub kind: BodyKind,
+    /// Density, friction, restitution.
+    pub material: Material,
+    /// Centre of mass, px.
+    pub position: Vec2,
+    /// Linear velocity, px/s (clamped to `max_speed` when added).
+    pub velocity: Vec2,
+    /// Angle, rad (clockwise on screen; rectangles keep 0).
+    pub angle: f32,
+    /// Angular velocity, rad/s (circles only).
+    pub angular_velocity: f32,
+}
+
+impl BodyDesc {
+    /// A dynamic wooden circle at `position`.
+    pub fn circle(radius: f32, position: Vec2) -> Self {
+        Self::new(Shape::circle(radius), position)
+    }
+
+    /// A dynamic wooden rectangle of `size` (full width and height) at `position`.
+    pub fn rect(size: Vec2, position: Vec2) -> Self {
+        Self::new(Shape::rect(size.x, size.y), position)
+    }
+
+    /// A dynamic wooden body of `shape` at `position`, at rest.
+    pub fn new(shape: Shape, position: Vec2) -> Self {
+        Self {
+            shape,
+            kind: BodyKind::Dynamic,
+            material: Material::default(),
+            position,
+            velocity: Vec2::ZERO,
+            angle: 0.0,
+            angular_velocity: 0.0,
+        }
+    }
+
+    /// With this material.
+    pub fn with_material(mut self, material: Material) -> Self {
+        self.material = material;
+        self
+    }
+
+    /// With this velocity.
+    pub fn with_velocity(mut self, velocity: Vec2) -> Self {
+        self.velocity = velocity;
+        self
+    }
+
+    /// With this angular velocity.
+    pub fn with_angular_velocity(mut self, angular_velocity: f32) -> Self {
+        self.angular_velocity = angular_velocity;
+        self
+    }
+
+    /// Made static.
+    pub fn fixed(mut self) -> Self {
+        self.kind = BodyKind::Static;
+        self
+    }
+
+    /// Every problem of the description that does not depend on the world.
+    pub(crate) fn check(&self, problems: &mut Vec<FieldError>) {
+        self.shape.check(problems);
+        self.material.check(problems);
+        let finite = |field, v: Vec2, problems: &mut Vec<FieldError>| {
+            if !v.is_finite() {
+                problems.push(FieldError {
+                    field,
+                    value: format!("{v}"),
+                    allowed: "finite numbers".into(),
+                });
+            }
+        };
+        finite("position", self.position, problems);
+        finite("velocity", self.velocity, problems);
+        for (field, value) in [("angle", self.angle), ("angular_velocity", self.angular_velocity)] {
+            if !value.is_finite() {
+                problems.push(FieldError {
+                    field,
+                    value: format!("{value}"),
+                    allowed: "a finite number".into(),
+                });
+            }
+        }
+    }
+}
+
+/// A body in the world. Read it through [`World::body`](super::World::body).
+#[derive(Clone, Debug)]
+pub struct Body {
+    pub(crate) shape: Shape,
+    pub(crate) kind: BodyKind,
+    pub(crate) material: Material,
+    pub(crate) position: Vec2,
+    pub(crate) velocity: Vec2,
+    pub(crate) angle: f32,
+    pub(crate) angular_velocity: f32,
+    pub(crate) inverse_mass: f32,
+    pub(crate) inverse_inertia: f32,
+    /// Pose at the start of the last step, for interpolation (§3).
+    pub(crate) previous_position: Vec2,
+    pub(crate) previous_angle: f32,
+    /// Velocity at the start of the step, before gravity and warm start: the impact speed
+    /// for restitution is taken from it (§7, R-RES-5).
+    pub(crate) previous_velocity: Vec2,
+    pub(crate) previous_angular_velocity: f32,
+    /// How long the body has rested without a break, s (§11).
+    pub(crate) rest_time: f32,
+    pub(crate) sleeping: bool,
+    /// The sleeping island the body belongs to while asleep (§11).
+    pub(crate) sleep_island: Option<u32>,
+    /// Held by a drag controller (§13).
+    pub(crate) held: bool,
+    pub(crate) drag_target: Vec2,
+}
+
+impl Body {
+    pub(crate) fn from_desc(desc: &BodyDesc, max_speed: f32, max_angular_speed: f32) -> Self {
+        let (inverse_mass, inverse_inertia) = match desc.kind {
+            BodyKind::Static => (0.0, 0.0),
+            BodyKind::Dynamic => {
+                let mass = desc.shape.area() * desc.material.density;
+                match desc.shape {
+                    // I = m r²/2 for a homogeneous disc.
+                    Shape::Circle { radius } => (1.0 / mass, 2.0 / (mass * radius * radius)),
+                    // Axis-aligned rectangles never rotate: 1/I = 0.
+                    Shape::Rect { .. } => (1.0 / mass, 0.0),
+                }
+            }
+        };
+        let moving = desc.kind == BodyKind::Dynamic;
+        let velocity = if moving { desc.velocity.clamp_length_max(max_speed) } else { Vec2::ZERO };
+        let angular_velocity = match (moving, desc.shape) {
+            (true, Shape::Circle { .. }) => {
+                desc.angular_velocity.clamp(-max_angular_speed, max_angular_speed)
+            }
+            _ => 0.0,
+        };
+        let angle = match desc.shape {
+            Shape::Circle { .. } => desc.angle,
+            Shape::Rect { .. } => 0.0,
+        };
+        Self {
+            shape: desc.shape,
+            kind: desc.kind,
+            material: desc.material,
+            position: desc.position,
+            velocity,
+            angle,
+            angular_velocity,
+            inverse_mass,
+            inverse_inertia,
+            previous_position: desc.position,
+            previous_angle: angle,
+            previous_velocity: velocity,
+            previous_angular_velocity: angular_velocity,
+            rest_time: 0.0,
+            sleeping: false,
+            sleep_island: None,
+            held: false,
+            drag_target: desc.position,
+        }
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+    /// Dynamic or static.
+    pub fn kind(&self) -> BodyKind {
+        self.kind
+    }
+    /// The material.
+    pub fn material(&self) -> Material {
+        self.material
+    }
+    /// Centre, px (y down).
+    pub fn position(&self) -> Vec2 {
+        self.position
+    }
+    /// Linear velocity, px/s.
+    pub fn velocity(&self) -> Vec2 {
+        self.velocity
+    }
+    /// Angle, rad (clockwise on screen).
+    pub fn angle(&self) -> f32 {
+        self.angle
+    }
+    /// Angular velocity, rad/s.
+    pub fn angular_velocity(&self) -> f32 {
+        self.angular_velocity
+    }
+    /// Centre at the start of the last step (for interpolation).
+    pub fn previous_position(&self) -> Vec2 {
+        self.previous_position
+    }
+    /// Angle at the start of the last step (for interpolation).
+    pub fn previous_angle(&self) -> f32 {
+        self.previous_angle
+    }
+    /// Centre drawn at render fraction `alpha` ∈ [0, 1]: `lerp(previous, current, alpha)` (§3).
+    pub fn interpolated_position(&self, alpha: f32) -> Vec2 {
+        self.previous_position.lerp(self.position, alpha.clamp(0.0, 1.0))
+    }
+    /// Angle drawn at render fraction `alpha`.
+    pub fn interpolated_angle(&self, alpha: f32) -> f32 {
+        let a = alpha.clamp(0.0, 1.0);
+        self.previous_angle + (self.angle - self.previous_angle) * a
+    }
+    /// Mass (area × density); infinite for a static body.
+    pub fn mass(&self) -> f32 {
+        if self.inverse_mass > 0.0 { 1.0 / self.inverse_mass } else { f32::INFINITY }
+    }
+    /// 1/m (0 for static bodies).
+    pub fn inverse_mass(&self) -> f32 {
+        self.inverse_mass
+    }
+    /// 1/I (0 for static bodies and rectangles).
+    pub fn inverse_inertia(&self) -> f32 {
+        self.inverse_inertia
+    }
+    /// Moment of inertia; infinite for rectangles and static bodies.
+    pub fn inertia(&self) -> f32 {
+        if self.inverse_inertia > 0.0 { 1.0 / self.inverse_inertia } else { f32::INFINITY }
+    }
+    /// Whether the body is asleep (§11).
+    pub fn is_sleeping(&self) -> bool {
+        self.sleeping
+    }
+    /// The sleeping island, while asleep.
+    pub fn sleep_island(&self) -> Option<u32> {
+        self.sleep_island
+    }
+    /// Whether a drag controller holds it (§13).
+    pub fn is_held(&self) -> bool {
+        self.held
+    }
+    /// The drag target while held.
+    pub fn drag_target(&self) -> Option<Vec2> {
+        self.held.then_some(self.drag_target)
+    }
+    /// How long it has rested without a break, s.
+    pub fn rest_time(&self) -> f32 {
+        self.rest_time
+    }
+    /// Whether it moves (dynamic).
+    pub fn is_dynamic(&self) -> bool {
+        self.kind == BodyKind::Dynamic
+    }
+    /// Kinetic energy ½ m v² + ½ I ω² (0 for static bodies).
+    pub fn kinetic_energy(&self) -> f32 {
+        if self.inverse_mass == 0.0 {
+            return 0.0;
+        }
+        let linear = 0.5 * self.velocity.length_squared() / self.inverse_mass;
+        let angular = if self.inverse_inertia > 0.0 {
+            0.5 * self.angular_velocity * self.angular_velocity / self.inverse_inertia
+        } else {
+            0.0
+        };
+        linear + angular
+    }
+    /// Axis-aligned bounding box (min, max).
+    pub fn aabb(&self) -> (Vec2, Vec2) {
+        let h = self.shape.half_size();
+        (self.position - h, self.position + h)
+    }
+    /// Whether the world point lies inside the body.
+    pub fn contains(&self, point: Vec2) -> bool {
+        self.shape.contains_local(point - self.position)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn disc_inertia_is_half_m_r_squared_r_body_1() {
+        let body = Body::from_desc(&BodyDesc::circle(20.0, Vec2::ZERO), 1e9, 1e9);
+        let m = PI * 400.0 * Material::WOOD.density;
+        assert!((body.mass() - m).abs() / m < 1e-6);
+        assert!((body.inertia() - 0.5 * m * 400.0).abs() / (0.5 * m * 400.0) < 1e-6);
+    }
+
+    #[test]
+    fn rectangles_never_rotate_and_statics_never_move_r_body_2() {
+        let rect = Body::from_desc(&BodyDesc::rect(Vec2::new(40.0, 30.0), Vec2::ZERO), 1e9, 1e9);
+        assert_eq!(rect.inverse_inertia(), 0.0);
+        assert!((rect.mass() - 1200.0 * Material::WOOD.density).abs() < 1e-3);
+        let fixed = Body::from_desc(&BodyDesc::circle(20.0, Vec2::ZERO).fixed(), 1e9, 1e9);
+        assert_eq!((fixed.inverse_mass(), fixed.inverse_inertia()), (0.0, 0.0));
+    }
+
+    #[test]
+    fn presets_are_physically_plausible() {
+        const {
+            assert!(Material::STEEL.density > Material::ICE.density);
+            assert!(Material::ICE.friction < Material::WOOD.friction);
+            assert!(Material::RUBBER.restitution > Material::WOOD.restitution);
+        }
+        for (name, m) in Material::PRESETS {
+            let mut problems = Vec::new();
+            m.check(&mut problems);
+            assert!(problems.is_empty(), "{name}: {problems:?}");
+            assert_eq!(Material::preset(name), Some(m));
+        }
+    }
+}

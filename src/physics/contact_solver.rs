@@ -1,0 +1,366 @@
+//! Impulse-based contact resolution: sequential impulses with accumulated clamping and warm
+//! starting (§6), restitution (§7), Coulomb friction (§8) and rolling resistance (§9).
+//!
+//! # The collision impulse (§6)
+//! The velocity of the contact point of B relative to A, with lever arms r from each centre of
+//! mass to the contact point and `ω × r = ω·(−r.y, r.x)`:
+//! ```text
+//! v_rel = (v_B + ω_B × r_B) − (v_A + ω_A × r_A),      v_n = v_rel · n
+//! ```
+//! An impulse `P = λ·n` acts positively on B and negatively on A. The normal velocity then
+//! changes linearly in λ:
+//! ```text
+//! v_n' = v_n + λ·K,      K = 1/m_A + 1/m_B + (r_A × n)²/I_A + (r_B × n)²/I_B
+//! ```
+//! and Newton's impact law `v_n' = −e·v_n` gives `λ = −(1 + e)·v_n / K`. `1/K` is the
+//! effective mass of the contact (R-IMP-1). For circles r ∥ n and rectangles have 1/I = 0, so
+//! the rotational terms of K vanish for the normal: normal impulses never create torque
+//! (R-IMP-3). Only friction makes circles roll.
+//!
+//! # Many contacts: sequential impulses (§6)
+//! Contacts influence each other, so they are solved in turn, `velocity_iterations` times
+//! (Gauss-Seidel). Two details make it converge to the physical answer:
+//! 1. The *accumulated* impulse is clamped (`P_n ≥ 0`), not the increment of one pass, so a
+//!    later pass may take back too much of an earlier one (R-SI-1).
+//! 2. Warm starting applies last step's accumulated impulses first; resting contacts barely
+//!    change, so the start is nearly right. A normal that turned (`n_old·n_new` < 0.95) drops
+//!    it (R-SI-2).
+//!
+//! Each contact is solved in the order normal → friction → rolling resistance (R-SI-3): the
+//! two latter are bounded by the normal impulse, and solving them after it makes their bounds
+//! hold exactly for the current normal impulse after every pass.
+
+use glam::Vec2;
+
+use super::math::{cross, cross_scalar_vec, inverse_or_zero, tangent};
+
+/// The velocities and inverse masses the solver works on, one entry per solver index
+/// (bodies by slot, then the four walls with inverse mass 0).
+#[derive(Clone, Debug, Default)]
+pub struct SolverBodies {
+    /// Linear velocity, px/s.
+    pub velocity: Vec<Vec2>,
+    /// Angular velocity, rad/s.
+    pub angular_velocity: Vec<f32>,
+    /// Velocity at the start of the step (before gravity and warm start), px/s.
+    pub start_velocity: Vec<Vec2>,
+    /// Angular velocity at the start of the step, rad/s.
+    pub start_angular_velocity: Vec<f32>,
+    /// 1/m, 0 for walls, static and sleeping bodies.
+    pub inverse_mass: Vec<f32>,
+    /// 1/I, 0 for walls, rectangles, static and sleeping bodies.
+    pub inverse_inertia: Vec<f32>,
+    /// Held by a drag controller: no restitution for its contacts (§7, R-RES-6).
+    pub held: Vec<bool>,
+}
+
+impl SolverBodies {
+    /// Empties all arrays, keeping their memory.
+    pub fn clear(&mut self) {
+        self.velocity.clear();
+        self.angular_velocity.clear();
+        self.start_velocity.clear();
+        self.start_angular_velocity.clear();
+        self.inverse_mass.clear();
+        self.inverse_inertia.clear();
+        self.held.clear();
+    }
+
+    /// Appends one entry.
+    #[allow(clippy::too_many_arguments)]
+    pub fn push(
+        &mut self,
+        velocity: Vec2,
+        angular_velocity: f32,
+        start_velocity: Vec2,
+        start_angular_velocity: f32,
+        inverse_mass: f32,
+        inverse_inertia: f32,
+        held: bool,
+    ) {
+        self.velocity.push(velocity);
+        self.angular_velocity.push(angular_velocity);
+        self.start_velocity.push(start_velocity);
+        self.start_angular_velocity.push(start_angular_velocity);
+        self.inverse_mass.push(inverse_mass);
+        self.inverse_inertia.push(inverse_inertia);
+        self.held.push(held);
+    }
+
+    /// Applies impulse `p` at lever arms `r_a`, `r_b` (minus on A, plus on B), plus an angular
+    /// impulse `angular` on ω_B − ω_A.
+    #[inline]
+    fn apply(&mut self, a: usize, b: usize, r_a: Vec2, r_b: Vec2, p: Vec2, angular: f32) {
+        self.velocity[a] -= p * self.inverse_mass[a];
+        self.angular_velocity[a] -= self.inverse_inertia[a] * (cross(r_a, p) + angular);
+        self.velocity[b] += p * self.inverse_mass[b];
+        self.angular_velocity[b] += self.inverse_inertia[b] * (cross(r_b, p) + angular);
+    }
+
+    /// Velocity of B's contact point relative to A's.
+    #[inline]
+    fn relative_velocity(&self, a: usize, b: usize, r_a: Vec2, r_b: Vec2) -> Vec2 {
+        (self.velocity[b] + cross_scalar_vec(self.angular_velocity[b], r_b))
+            - (self.velocity[a] + cross_scalar_vec(self.angular_velocity[a], r_a))
+    }
+}
+
+/// One contact as the solver sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolverContact {
+    /// Solver index of A.
+    pub a: u32,
+    /// Solver index of B.
+    pub b: u32,
+    /// Unit normal from A to B.
+    pub normal: Vec2,
+    /// Depth at detection, px.
+    pub depth: f32,
+    /// Contact point, px.
+    pub point: Vec2,
+    /// Lever arm from A's centre to the point.
+    pub r_a: Vec2,
+    /// Lever arm from B's centre to the point.
+    pub r_b: Vec2,
+    /// Mixed friction coefficient √(μ_A·μ_B) (§8).
+    pub friction: f32,
+    /// Mixed restitution max(e_A, e_B) (§7).
+    pub restitution: f32,
+    /// μ_r · r: the rolling impulse is clamped to this times the normal impulse (§9).
+    pub rolling_limit: f32,
+    /// Effective mass along the normal, 1/K_n.
+    pub normal_mass: f32,
+    /// Effective mass along the tangent, 1/K_t.
+    pub tangent_mass: f32,
+    /// Effective mass for ω_B − ω_A, 1/(1/I_A + 1/I_B).
+    pub rolling_mass: f32,
+    /// Normal velocity the contact should separate with: −e·v_n at the step start, or 0.
+    pub bounce_velocity: f32,
+    /// Accumulated normal impulse P_n ≥ 0.
+    pub normal_impulse: f32,
+    /// Accumulated friction impulse, |P_t| ≤ μ·P_n.
+    pub tangent_impulse: f32,
+    /// Accumulated rolling impulse, |P_r| ≤ μ_r·r·P_n.
+    pub rolling_impulse: f32,
+}
+
+impl SolverContact {
+    /// A contact between solver bodies `a` and `b` with no impulses yet.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        a: u32,
+        b: u32,
+        normal: Vec2,
+        depth: f32,
+        point: Vec2,
+        r_a: Vec2,
+        r_b: Vec2,
+        friction: f32,
+        restitution: f32,
+        rolling_limit: f32,
+    ) -> Self {
+        Self {
+            a,
+            b,
+            normal,
+            depth,
+            point,
+            r_a,
+            r_b,
+            friction,
+            restitution,
+            rolling_limit,
+            normal_mass: 0.0,
+            tangent_mass: 0.0,
+            rolling_mass: 0.0,
+            bounce_velocity: 0.0,
+            normal_impulse: 0.0,
+            tangent_impulse: 0.0,
+            rolling_impulse: 0.0,
+        }
+    }
+}
+
+/// `K = 1/m_A + 1/m_B + (r_A × d)²/I_A + (r_B × d)²/I_B` along direction `d` (§6, §8).
+#[inline]
+pub fn effective_mass_denominator(
+    inverse_mass: (f32, f32),
+    inverse_inertia: (f32, f32),
+    r_a: Vec2,
+    r_b: Vec2,
+    d: Vec2,
+) -> f32 {
+    let ra_d = cross(r_a, d);
+    let rb_d = cross(r_b, d);
+    inverse_mass.0
+        + inverse_mass.1
+        + ra_d * ra_d * inverse_inertia.0
+        + rb_d * rb_d * inverse_inertia.1
+}
+
+/// The single-contact impulse `λ = −(1 + e)·v_n / K` (§6, R-IMP-1), or 0 when separating.
+pub fn collision_impulse(normal_velocity: f32, restitution: f32, k: f32) -> f32 {
+    if normal_velocity >= 0.0 || k <= 0.0 {
+        return 0.0;
+    }
+    -(1.0 + restitution) * normal_velocity / k
+}
+
+/// Effective masses and the bounce target of every contact (§6, §7).
+///
+/// The bounce uses the velocities at the start of the step, before gravity and warm start:
+/// with the velocity after gravity, a ball would leave with `e·(v + g·dt)` instead of `e·v`,
+/// and an e = 1 ball would gain height on every bounce (R-RES-5). Below
+/// `restitution_threshold` nothing bounces (R-RES-4), and held bodies never bounce (R-RES-6).
+pub fn prepare(contacts: &mut [SolverContact], bodies: &SolverBodies, restitution_threshold: f32) {
+    for c in contacts {
+        let (a, b) = (c.a as usize, c.b as usize);
+        let im = (bodies.inverse_mass[a], bodies.inverse_mass[b]);
+        let ii = (bodies.inverse_inertia[a], bodies.inverse_inertia[b]);
+        c.normal_mass = inverse_or_zero(effective_mass_denominator(im, ii, c.r_a, c.r_b, c.normal));
+        let t = tangent(c.normal);
+        c.tangent_mass = inverse_or_zero(effective_mass_denominator(im, ii, c.r_a, c.r_b, t));
+        c.rolling_mass = inverse_or_zero(ii.0 + ii.1);
+
+        let start_relative = (bodies.start_velocity[b]
+            + cross_scalar_vec(bodies.start_angular_velocity[b], c.r_b))
+            - (bodies.start_velocity[a]
+                + cross_scalar_vec(bodies.start_angular_velocity[a], c.r_a));
+        let impact = start_relative.dot(c.normal);
+        let held = bodies.held[a] || bodies.held[b];
+        c.bounce_velocity =
+            if impact < -restitution_threshold && !held { -c.restitution * impact } else { 0.0 };
+    }
+}
+
+/// Applies the accumulated impulses carried over from the last step (R-SI-2).
+pub fn warm_start(contacts: &[SolverContact], bodies: &mut SolverBodies) {
+    for c in contacts {
+        let p = c.normal * c.normal_impulse + tangent(c.normal) * c.tangent_impulse;
+        bodies.apply(c.a as usize, c.b as usize, c.r_a, c.r_b, p, c.rolling_impulse);
+    }
+}
+
+/// One Gauss-Seidel pass over all contacts: normal, then friction, then rolling (R-SI-3).
+pub fn solve(contacts: &mut [SolverContact], bodies: &mut SolverBodies) {
+    for c in contacts {
+        let (a, b) = (c.a as usize, c.b as usize);
+
+        // Normal: drive v_n to the bounce target; accumulated P_n ≥ 0 (contacts only push).
+        let v_n = bodies.relative_velocity(a, b, c.r_a, c.r_b).dot(c.normal);
+        let lambda = -c.normal_mass * (v_n - c.bounce_velocity);
+        let accumulated = (c.normal_impulse + lambda).max(0.0);
+        let lambda = accumulated - c.normal_impulse;
+        c.normal_impulse = accumulated;
+        bodies.apply(a, b, c.r_a, c.r_b, c.normal * lambda, 0.0);
+
+        // Friction: stop sliding along t = (−n.y, n.x) within |P_t| ≤ μ·P_n (Coulomb, §8).
+        // The impulse acts at the contact point, so for circles it also spins them.
+        let t = tangent(c.normal);
+        let v_t = bodies.relative_velocity(a, b, c.r_a, c.r_b).dot(t);
+        let limit = c.friction * c.normal_impulse;
+        let accumulated = (c.tangent_impulse - c.tangent_mass * v_t).clamp(-limit, limit);
+        let lambda = accumulated - c.tangent_impulse;
+        c.tangent_impulse = accumulated;
+        bodies.apply(a, b, c.r_a, c.r_b, t * lambda, 0.0);
+
+        // Rolling resistance: an angular impulse on ω_B − ω_A with effective mass
+        // 1/(1/I_A + 1/I_B), clamped to μ_r·r·P_n, the impulse of the torque M ≤ μ_r·N·r (§9).
+        if c.rolling_mass > 0.0 && c.rolling_limit > 0.0 {
+            let relative_spin = bodies.angular_velocity[b] - bodies.angular_velocity[a];
+            let limit = c.rolling_limit * c.normal_impulse;
+            let accumulated =
+                (c.rolling_impulse - c.rolling_mass * relative_spin).clamp(-limit, limit);
+            let lambda = accumulated - c.rolling_impulse;
+            c.rolling_impulse = accumulated;
+            bodies.apply(a, b, Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, lambda);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_bodies(va: Vec2, vb: Vec2, ma: f32, mb: f32) -> SolverBodies {
+        let mut bodies = SolverBodies::default();
+        bodies.push(va, 0.0, va, 0.0, 1.0 / ma, 0.0, false);
+        bodies.push(vb, 0.0, vb, 0.0, 1.0 / mb, 0.0, false);
+        bodies
+    }
+
+    #[test]
+    fn accumulated_impulse_never_pulls_r_si_1() {
+        // Separating bodies: the solver must apply nothing (P_n stays 0, not negative).
+        let mut bodies = two_bodies(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0), 1.0, 1.0);
+        let mut contacts = [SolverContact::new(
+            0,
+            1,
+            Vec2::X,
+            1.0,
+            Vec2::ZERO,
+            Vec2::ZERO,
+            Vec2::ZERO,
+            0.5,
+            0.0,
+            0.0,
+        )];
+        prepare(&mut contacts, &bodies, 50.0);
+        for _ in 0..8 {
+            solve(&mut contacts, &mut bodies);
+        }
+        assert_eq!(contacts[0].normal_impulse, 0.0);
+        assert_eq!(bodies.velocity[1], Vec2::new(10.0, 0.0));
+    }
+
+    #[test]
+    fn a_later_pass_can_take_back_an_earlier_impulse_r_si_1() {
+        // A over-pushed by a warm start: accumulated clamping lets the solver reduce P_n to
+        // exactly what stops the approach, never below 0.
+        let mut bodies = two_bodies(Vec2::ZERO, Vec2::new(-1.0, 0.0), 1.0, 1.0);
+        let mut contacts = [SolverContact::new(
+            0,
+            1,
+            Vec2::X,
+            1.0,
+            Vec2::ZERO,
+            Vec2::ZERO,
+            Vec2::ZERO,
+            0.0,
+            0.0,
+            0.0,
+        )];
+        contacts[0].normal_impulse = 5.0;
+        prepare(&mut contacts, &bodies, 50.0);
+        warm_start(&contacts, &mut bodies);
+        solve(&mut contacts, &mut bodies);
+        // Perfectly inelastic: both end at the common velocity −0.5, impulse 0.5.
+        assert!((contacts[0].normal_impulse - 0.5).abs() < 1e-6);
+        assert!((bodies.velocity[0].x + 0.5).abs() < 1e-6);
+        assert!((bodies.velocity[1].x + 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn normal_impulses_create_no_torque_on_circles_r_imp_3() {
+        // Circle A with its lever arm along n: r × n = 0, so K has no rotational term.
+        let mut bodies = SolverBodies::default();
+        bodies.push(Vec2::new(100.0, 0.0), 2.0, Vec2::new(100.0, 0.0), 2.0, 1.0, 0.5, false);
+        bodies.push(Vec2::ZERO, 0.0, Vec2::ZERO, 0.0, 1.0, 0.5, false);
+        let mut contacts = [SolverContact::new(
+            0,
+            1,
+            Vec2::X,
+            0.5,
+            Vec2::new(10.0, 0.0),
+            Vec2::new(10.0, 0.0),
+            Vec2::new(-10.0, 0.0),
+            0.0,
+            1.0,
+            0.0,
+        )];
+        prepare(&mut contacts, &bodies, 50.0);
+        solve(&mut contacts, &mut bodies);
+        assert_eq!(bodies.angular_velocity[0], 2.0);
+        assert_eq!(bodies.angular_velocity[1], 0.0);
+    }
+}

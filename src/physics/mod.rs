@@ -1,0 +1,72 @@
+//! The physics core: a 2D world of circles and axis-aligned rectangles, in pure Rust
+//! (glam and std only; no Bevy anywhere below this module, R-ARCH-1).
+//!
+//! It implements `PHYSICS.md`, the project's physics specification, section by section. Each
+//! module's docs explain what it computes and why, next to the code that does it:
+//!
+//! | § | topic | module |
+//! |---|---|---|
+//! | 1 | units and coordinates: px, s, y down, `a × b = a.x·b.y − a.y·b.x` | [`math`] |
+//! | 2 | bodies: mass = area × density, I = m r²/2, rectangles never rotate | [`body`] |
+//! | 3 | semi-implicit Euler with a fixed step, accumulator and interpolation | [`world`], [`timestep`] |
+//! | 4 | the order of one step | [`World::step`] |
+//! | 5 | sweep and prune, circle/circle, circle/rect, rect/rect, walls | [`broad_phase`], [`narrow_phase`] |
+//! | 6–9 | impulses, restitution, friction and rolling, rolling resistance | [`contact_solver`] |
+//! | 10 | position projection and the emergency brake | [`position_solver`], [`World`] |
+//! | 11 | islands and sleep | [`union_find`], [`World`] |
+//! | 12 | tunnelling: the speed limit | [`config`] |
+//! | 13 | drag and throw | [`drag`], [`World::grab`] |
+//! | 14 | parameters | [`config`] |
+//!
+//! # Units and coordinates (§1)
+//! Lengths are px, time is s, velocities px/s, mass is area × density (only ratios matter).
+//! The origin is top-left, x points right and **y points down**, as on screen, so gravity is
+//! `g = (0, +980) px/s²`: 9.8 m/s² at 100 px per metre. A positive angle turns clockwise on
+//! screen. The Bevy layer maps this frame to Bevy's y-up world in one place.
+//!
+//! # The step (§4)
+//! [`World::step`] runs, in this order: the drag controller sets held bodies' velocities;
+//! the state is remembered for interpolation and restitution; velocities are integrated
+//! (`v += g·dt`); the broad phase finds candidate pairs; the narrow phase computes body–body
+//! contacts; sleepers touched by awake bodies wake with their island; wall contacts are
+//! found; the impulses are solved (normal, friction, rolling resistance); speeds are clamped;
+//! positions are integrated (`x += v·dt`); positions are projected out of overlap; the
+//! emergency brake acts at the walls; sleep is updated.
+//!
+//! # Example
+//! ```
+//! use bevy_sandbox_physics::physics::{BodyDesc, PhysicsConfig, World};
+//! use glam::Vec2;
+//!
+//! let config = PhysicsConfig::default();
+//! let mut world = World::new(Vec2::new(800.0, 600.0), config.clone()).unwrap();
+//! let ball = world.add_body(BodyDesc::circle(20.0, Vec2::new(400.0, 100.0))).unwrap();
+//! for _ in 0..240 {
+//!     world.step(config.time_step).unwrap();
+//! }
+//! let resting = world.body(ball).unwrap().position();
+//! assert!((resting.y - 580.0).abs() < 1.0); // on the floor at y = 600
+//! ```
+
+pub mod body;
+pub mod broad_phase;
+pub mod config;
+pub mod contact_solver;
+pub mod drag;
+pub mod math;
+pub mod narrow_phase;
+pub mod position_solver;
+pub mod scenes;
+pub mod timestep;
+pub mod union_find;
+pub mod world;
+
+pub use body::{Body, BodyDesc, BodyHandle, BodyKind, Material, Shape};
+pub use config::{
+    ConfigError, FieldError, MAX_BODY_SIZE, MIN_BODY_SIZE, Parameter, ParameterGroup,
+    ParameterValue, PhysicsConfig, tunnelling_speed_limit,
+};
+pub use drag::VelocityTracker;
+pub use narrow_phase::{Manifold, Wall};
+pub use timestep::FixedTimestep;
+pub use world::{ContactInfo, Island, PhaseTimings, PhysicsError, StepStats, World};

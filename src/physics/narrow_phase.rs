@@ -1,0 +1,253 @@
+//! Narrow phase: the exact test of each shape pair and of each wall (§5).
+//!
+//! Every test answers with a [`Manifold`]: a unit normal from A to B, the overlap depth along
+//! it (≥ 0) and the point where the contact forces act (R-COL-1). Because rectangles never
+//! rotate, one point per pair is enough: normal impulses never create torque (R-IMP-3), and
+//! only circles feel the lever arm of friction.
+
+use glam::Vec2;
+
+use super::body::Shape;
+
+/// One contact between A and B.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Manifold {
+    /// Unit normal from A to B.
+    pub normal: Vec2,
+    /// Overlap along the normal, px (≥ 0).
+    pub depth: f32,
+    /// Where the contact forces act, world px.
+    pub point: Vec2,
+}
+
+/// The fallback normal for coincident centres: (0, −1), "B goes up" (§5, R-COL-3).
+pub const FALLBACK_NORMAL: Vec2 = Vec2::new(0.0, -1.0);
+
+/// Centres closer than this count as coincident (px).
+const COINCIDENT: f32 = 1.0e-6;
+
+/// Tests two shapes at positions `pa`, `pb`; the normal points from A to B.
+pub fn collide(shape_a: &Shape, pa: Vec2, shape_b: &Shape, pb: Vec2) -> Option<Manifold> {
+    match (*shape_a, *shape_b) {
+        (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
+            circle_circle(pa, ra, pb, rb)
+        }
+        (Shape::Circle { radius }, Shape::Rect { half_extents }) => {
+            circle_rect(pa, radius, pb, half_extents)
+        }
+        (Shape::Rect { half_extents }, Shape::Circle { radius }) => {
+            circle_rect(pb, radius, pa, half_extents).map(|m| Manifold { normal: -m.normal, ..m })
+        }
+        (Shape::Rect { half_extents: ha }, Shape::Rect { half_extents: hb }) => {
+            rect_rect(pa, ha, pb, hb)
+        }
+    }
+}
+
+/// Circle–circle (§5, R-COL-3).
+///
+/// ```text
+/// d = |p_B − p_A|,   contact when d ≤ r_A + r_B
+/// n = (p_B − p_A)/d,   depth = r_A + r_B − d
+/// ```
+/// The point lies in the middle of the overlap. Coincident centres give no direction: the
+/// fixed normal (0, −1) is used instead of dividing by 0.
+pub fn circle_circle(pa: Vec2, ra: f32, pb: Vec2, rb: f32) -> Option<Manifold> {
+    let d = pb - pa;
+    let distance_squared = d.length_squared();
+    let radii = ra + rb;
+    if distance_squared > radii * radii {
+        return None;
+    }
+    let distance = distance_squared.sqrt();
+    let normal = if distance > COINCIDENT { d / distance } else { FALLBACK_NORMAL };
+    let depth = radii - distance;
+    Some(Manifold { normal, depth, point: pa + normal * (ra - 0.5 * depth) })
+}
+
+/// Circle (A) against rectangle (B) by clamping (§5, R-COL-4).
+///
+/// ```text
+/// q = (clamp(dx, −hw, hw), clamp(dy, −hh, hh))     (circle centre relative to the rect)
+/// contact when |centre − q| ≤ r
+/// ```
+/// A centre inside the rectangle gives no direction: the circle is pushed out through the
+/// nearest edge, with depth r + distance to that edge (a tie picks the y edge, as for boxes).
+pub fn circle_rect(circle: Vec2, radius: f32, rect: Vec2, half: Vec2) -> Option<Manifold> {
+    let d = circle - rect;
+    let q = d.clamp(-half, half);
+    let outside = d - q;
+    let distance_squared = outside.length_squared();
+    if distance_squared > radius * radius {
+        return None;
+    }
+    let distance = distance_squared.sqrt();
+    // Normal from the rectangle towards the circle; flipped at the end (A is the circle).
+    let (out_normal, depth, surface) = if distance > COINCIDENT {
+        (outside / distance, radius - distance, rect + q)
+    } else {
+        // Centre inside (or on the border): leave through the nearest edge.
+        let to_x = half.x - d.x.abs();
+        let to_y = half.y - d.y.abs();
+        if to_y <= to_x {
+            let sign = if d.y > 0.0 { 1.0 } else { -1.0 };
+            let n = Vec2::new(0.0, sign);
+            (n, radius + to_y, rect + Vec2::new(d.x, sign * half.y))
+        } else {
+            let sign = if d.x > 0.0 { 1.0 } else { -1.0 };
+            let n = Vec2::new(sign, 0.0);
+            (n, radius + to_x, rect + Vec2::new(sign * half.x, d.y))
+        }
+    };
+    // Middle of the overlap: between the rectangle's surface and the circle's deepest point.
+    let deepest = circle - out_normal * radius;
+    Some(Manifold { normal: -out_normal, depth, point: 0.5 * (surface + deepest) })
+}
+
+/// Rectangle–rectangle by separating axes (§5, R-COL-5).
+///
+/// ```text
+/// overlap_x = hw_A + hw_B − |dx|,   overlap_y = hh_A + hh_B − |dy|
+/// ```
+/// They overlap exactly when both projections overlap. Separation goes along the smaller
+/// overlap, the shortest way out; a tie picks y because stacked bodies are the common case.
+pub fn rect_rect(pa: Vec2, ha: Vec2, pb: Vec2, hb: Vec2) -> Option<Manifold> {
+    let d = pb - pa;
+    let overlap_x = ha.x + hb.x - d.x.abs();
+    let overlap_y = ha.y + hb.y - d.y.abs();
+    if overlap_x < 0.0 || overlap_y < 0.0 {
+        return None;
+    }
+    // The middle of the overlap rectangle.
+    let low = (pa - ha).max(pb - hb);
+    let high = (pa + ha).min(pb + hb);
+    let point = 0.5 * (low + high);
+    let (normal, depth) = if overlap_y <= overlap_x {
+        let normal = if d.y > 0.0 {
+            Vec2::Y
+        } else if d.y < 0.0 {
+            -Vec2::Y
+        } else {
+            FALLBACK_NORMAL
+        };
+        (normal, overlap_y)
+    } else {
+        (Vec2::new(if d.x >= 0.0 { 1.0 } else { -1.0 }, 0.0), overlap_x)
+    };
+    Some(Manifold { normal, depth, point })
+}
+
+/// A wall: the half-plane `n·p ≥ offset`, its normal pointing into the world (§5).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wall {
+    /// Unit normal into the world.
+    pub normal: Vec2,
+    /// `n·p` on the wall line.
+    pub offset: f32,
+}
+
+impl Wall {
+    /// Contact of a body with the wall (A = wall, B = body), R-COL-6.
+    ///
+    /// The reach of the shape along n is r for a circle and `|n.x|·hw + |n.y|·hh` for a
+    /// rectangle. A half-plane is infinitely thick, so a body that jumped completely behind
+    /// the wall line in one step is still caught: it cannot tunnel through.
+    pub fn collide(&self, shape: &Shape, position: Vec2) -> Option<Manifold> {
+        let reach = shape.reach(self.normal);
+        let separation = self.normal.dot(position) - reach - self.offset;
+        if separation > 0.0 {
+            return None;
+        }
+        let depth = -separation;
+        let deepest = position - self.normal * reach;
+        Some(Manifold { normal: self.normal, depth, point: deepest + self.normal * (0.5 * depth) })
+    }
+
+    /// How deep a shape at `position` is inside the wall (negative when clear).
+    pub fn penetration(&self, shape: &Shape, position: Vec2) -> f32 {
+        self.offset + shape.reach(self.normal) - self.normal.dot(position)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f32, b: f32) -> bool {
+        (a - b).abs() < 1e-4
+    }
+
+    #[test]
+    fn circles_touching_report_depth_and_midpoint() {
+        let m = circle_circle(Vec2::ZERO, 10.0, Vec2::new(15.0, 0.0), 10.0).expect("overlap");
+        assert_eq!(m.normal, Vec2::X);
+        assert!(close(m.depth, 5.0));
+        assert!(close(m.point.x, 7.5));
+        assert!(circle_circle(Vec2::ZERO, 10.0, Vec2::new(20.5, 0.0), 10.0).is_none());
+    }
+
+    #[test]
+    fn coincident_circles_use_the_fallback_normal_r_col_3() {
+        let m = circle_circle(Vec2::splat(3.0), 12.0, Vec2::splat(3.0), 20.0).expect("overlap");
+        assert_eq!(m.normal, FALLBACK_NORMAL);
+        assert!(close(m.depth, 32.0));
+        assert!(m.point.is_finite());
+    }
+
+    #[test]
+    fn circle_beside_a_box_is_found_by_clamping_r_col_4() {
+        // Circle left of a 40×40 box: nearest point on the left edge.
+        let m = circle_rect(Vec2::new(-28.0, 5.0), 10.0, Vec2::ZERO, Vec2::splat(20.0))
+            .expect("overlap");
+        assert_eq!(m.normal, Vec2::X); // from circle (A) to box (B)
+        assert!(close(m.depth, 2.0));
+        // Corner region: distance to the corner decides.
+        let corner = Vec2::splat(20.0) + Vec2::splat(6.0);
+        let m = circle_rect(corner, 10.0, Vec2::ZERO, Vec2::splat(20.0)).expect("overlap");
+        assert!(close(m.depth, 10.0 - 72.0_f32.sqrt()));
+        assert!(close(m.normal.x, m.normal.y) && m.normal.x < 0.0);
+    }
+
+    #[test]
+    fn circle_centre_inside_a_box_leaves_through_the_nearest_edge_r_col_4() {
+        // 3 px below the top edge (y down: top is −20).
+        let m = circle_rect(Vec2::new(5.0, -17.0), 12.0, Vec2::ZERO, Vec2::splat(20.0))
+            .expect("overlap");
+        assert_eq!(m.normal, Vec2::Y, "box pushed down, circle up");
+        assert!(close(m.depth, 12.0 + 3.0), "r + distance to edge");
+        let m = circle_rect(Vec2::new(18.0, 0.0), 12.0, Vec2::ZERO, Vec2::splat(20.0))
+            .expect("overlap");
+        assert_eq!(m.normal, -Vec2::X);
+        assert!(close(m.depth, 14.0));
+    }
+
+    #[test]
+    fn boxes_separate_along_the_smaller_overlap_and_a_tie_picks_y_r_col_5() {
+        let h = Vec2::splat(20.0);
+        let m = rect_rect(Vec2::ZERO, h, Vec2::new(35.0, 10.0), h).expect("overlap");
+        assert_eq!(m.normal, Vec2::X);
+        assert!(close(m.depth, 5.0));
+        let m = rect_rect(Vec2::ZERO, h, Vec2::new(10.0, 38.0), h).expect("overlap");
+        assert_eq!(m.normal, Vec2::Y);
+        assert!(close(m.depth, 2.0));
+        let m = rect_rect(Vec2::ZERO, h, Vec2::new(-30.0, -30.0), h).expect("overlap");
+        assert_eq!(m.normal, -Vec2::Y, "tie picks y");
+        assert!(rect_rect(Vec2::ZERO, h, Vec2::new(41.0, 0.0), h).is_none());
+        let same = rect_rect(Vec2::ZERO, h, Vec2::ZERO, h).expect("overlap");
+        assert_eq!(same.normal, FALLBACK_NORMAL);
+    }
+
+    #[test]
+    fn a_body_completely_behind_a_wall_is_still_caught_r_col_6() {
+        let floor = Wall { normal: -Vec2::Y, offset: -600.0 }; // y ≤ 600
+        let circle = Shape::circle(12.0);
+        // Centre 30 px below the floor line: completely behind it.
+        let m = floor.collide(&circle, Vec2::new(100.0, 630.0)).expect("caught");
+        assert!(close(m.depth, 42.0));
+        assert_eq!(m.normal, -Vec2::Y);
+        let rect = Shape::rect(40.0, 30.0);
+        let m = floor.collide(&rect, Vec2::new(0.0, 590.0)).expect("reach hh = 15");
+        assert!(close(m.depth, 5.0));
+        assert!(floor.collide(&rect, Vec2::new(0.0, 584.0)).is_none());
+    }
+}

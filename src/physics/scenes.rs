@@ -1,0 +1,180 @@
+//! Scenes defined once and reused by tests, examples and benchmarks (seeded, deterministic).
+//!
+//! Each scene is plain data: a world size and a list of body descriptions, so another engine
+//! can build the same scene from it.
+
+use glam::Vec2;
+
+use super::body::{BodyDesc, Material, Shape};
+use super::config::{MIN_BODY_SIZE, PhysicsConfig};
+use super::world::{PhysicsError, World};
+
+/// A world size and its bodies.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    /// A short name.
+    pub name: String,
+    /// World size in px (from (0, 0)).
+    pub size: Vec2,
+    /// The bodies, in the order they are added.
+    pub bodies: Vec<BodyDesc>,
+}
+
+impl Scene {
+    /// Builds a world from the scene.
+    pub fn build(&self, config: PhysicsConfig) -> Result<World, PhysicsError> {
+        let mut world = World::new(self.size, config)?;
+        for desc in &self.bodies {
+            world.add_body(*desc)?;
+        }
+        Ok(world)
+    }
+}
+
+/// SplitMix64: a tiny seeded generator so scenes need no crate and never change.
+#[derive(Clone, Debug)]
+pub struct SceneRng(u64);
+
+impl SceneRng {
+    /// A generator from `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// Uniform in [low, high).
+    pub fn range(&mut self, low: f32, high: f32) -> f32 {
+        low + (high - low) * self.unit()
+    }
+
+    /// One of `items`.
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[(self.next_u64() % items.len() as u64) as usize]
+    }
+}
+
+/// A pyramid of `base` boxes of `box_size` px on the floor, rows shrinking by one
+/// (base·(base+1)/2 boxes). Boxes start 0.25 px apart so nothing overlaps at the start.
+pub fn pyramid(base: usize, box_size: f32) -> Scene {
+    let gap = 0.25;
+    let pitch = box_size + gap;
+    let width = (base as f32 * pitch + 4.0 * box_size).max(400.0);
+    let height = (base as f32 * pitch + 6.0 * box_size).max(300.0);
+    let mut bodies = Vec::with_capacity(base * (base + 1) / 2);
+    for row in 0..base {
+        let count = base - row;
+        let y = height - 0.5 * box_size - row as f32 * pitch;
+        let x0 = 0.5 * width - 0.5 * (count as f32 - 1.0) * pitch;
+        for i in 0..count {
+            bodies.push(BodyDesc::rect(Vec2::splat(box_size), Vec2::new(x0 + i as f32 * pitch, y)));
+        }
+    }
+    Scene { name: format!("pyramid_{base}"), size: Vec2::new(width, height), bodies }
+}
+
+/// A tower of `count` boxes of `box_size` px standing on the floor of an 800 px wide world.
+pub fn tower(count: usize, box_size: f32) -> Scene {
+    let height = (count as f32 * box_size * 1.2 + 200.0).max(600.0);
+    let bodies = (0..count)
+        .map(|i| {
+            let y = height - 0.5 * box_size - i as f32 * (box_size + 0.25);
+            BodyDesc::rect(Vec2::splat(box_size), Vec2::new(400.0, y))
+        })
+        .collect();
+    Scene { name: format!("tower_{count}"), size: Vec2::new(800.0, height), bodies }
+}
+
+/// `count` circles and boxes of random size (from `MIN_BODY_SIZE` up) and material, on a
+/// grid above the floor of a world wide enough for them, with small random velocities.
+pub fn mixed(count: usize, seed: u64) -> Scene {
+    let mut rng = SceneRng::new(seed);
+    let cell = 2.0 * MIN_BODY_SIZE + 28.0;
+    let columns = ((count as f32).sqrt() * 1.5).ceil().max(8.0) as usize;
+    let rows = count.div_ceil(columns);
+    let width = columns as f32 * cell + 2.0 * cell;
+    let height = (rows as f32 * cell * 2.0 + 200.0).max(600.0);
+    let materials = Material::PRESETS.map(|(_, m)| m);
+    let mut bodies = Vec::with_capacity(count);
+    for i in 0..count {
+        let (column, row) = (i % columns, i / columns);
+        let position = Vec2::new((column as f32 + 1.5) * cell, (row as f32 + 1.0) * cell);
+        let shape = if rng.unit() < 0.5 {
+            Shape::circle(rng.range(MIN_BODY_SIZE, 0.5 * cell - 2.0))
+        } else {
+            Shape::Rect {
+                half_extents: Vec2::new(
+                    rng.range(MIN_BODY_SIZE, 0.5 * cell - 2.0),
+                    rng.range(MIN_BODY_SIZE, 0.5 * cell - 2.0),
+                ),
+            }
+        };
+        let velocity = Vec2::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
+        bodies.push(
+            BodyDesc::new(shape, position)
+                .with_material(rng.pick(&materials))
+                .with_velocity(velocity),
+        );
+    }
+    Scene { name: format!("mixed_{count}"), size: Vec2::new(width, height), bodies }
+}
+
+/// `count` circles of mixed radii (12–24 px) in a grid high above a container, falling in.
+pub fn rain(count: usize, seed: u64) -> Scene {
+    let mut rng = SceneRng::new(seed);
+    let cell = 52.0;
+    let columns = ((count as f32).sqrt() * 2.0).ceil().max(8.0) as usize;
+    let rows = count.div_ceil(columns);
+    let width = columns as f32 * cell + 2.0 * cell;
+    let height = (rows as f32 * cell * 2.5 + 200.0).max(600.0);
+    let bodies = (0..count)
+        .map(|i| {
+            let (column, row) = (i % columns, i / columns);
+            let position = Vec2::new((column as f32 + 1.5) * cell, (row as f32 + 1.0) * cell);
+            BodyDesc::circle(rng.range(MIN_BODY_SIZE, 24.0), position).with_material(Material::WOOD)
+        })
+        .collect();
+    Scene { name: format!("rain_{count}"), size: Vec2::new(width, height), bodies }
+}
+
+/// One ball of each material preset in a row, dropped from the same height.
+pub fn material_balls(size: Vec2) -> Scene {
+    let spacing = size.x / (Material::PRESETS.len() as f32 + 1.0);
+    let bodies = Material::PRESETS
+        .iter()
+        .enumerate()
+        .map(|(i, &(_, material))| {
+            BodyDesc::circle(20.0, Vec2::new(spacing * (i as f32 + 1.0), 0.25 * size.y))
+                .with_material(material)
+        })
+        .collect();
+    Scene { name: "material_balls".into(), size, bodies }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scenes_are_deterministic_and_valid() {
+        assert_eq!(mixed(50, 7), mixed(50, 7));
+        assert_ne!(mixed(50, 7), mixed(50, 8));
+        for scene in [pyramid(10, 30.0), tower(10, 30.0), mixed(100, 1), rain(100, 2)] {
+            let world = scene.build(PhysicsConfig::default()).expect(&scene.name);
+            assert_eq!(world.body_count(), scene.bodies.len());
+        }
+        assert_eq!(pyramid(15, 30.0).bodies.len(), 120);
+    }
+}

@@ -1,0 +1,1257 @@
+//! The world: bodies, walls, and the simulation step in the order of §4 (R-STEP-1).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use glam::Vec2;
+
+use super::body::{Body, BodyDesc, BodyHandle, BodyKind};
+use super::broad_phase::{BroadPhase, Proxy, ProxyState};
+use super::config::{ConfigError, FieldError, MIN_BODY_SIZE, PhysicsConfig};
+use super::contact_solver::{self, SolverBodies, SolverContact};
+use super::narrow_phase::{self, Wall};
+use super::position_solver;
+use super::union_find::UnionFind;
+
+/// Errors of the world API. None of them changes the world.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PhysicsError {
+    /// The handle's body was removed (or never existed).
+    StaleHandle(BodyHandle),
+    /// A body description, value or config was refused; every bad field is named.
+    Invalid(ConfigError),
+    /// The operation needs a dynamic body.
+    NotDynamic(BodyHandle),
+}
+
+impl fmt::Display for PhysicsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PhysicsError::StaleHandle(h) => write!(f, "{h} does not exist (removed or stale)"),
+            PhysicsError::Invalid(e) => write!(f, "{e}"),
+            PhysicsError::NotDynamic(h) => write!(f, "{h} is static and cannot be moved this way"),
+        }
+    }
+}
+
+impl std::error::Error for PhysicsError {}
+
+impl From<ConfigError> for PhysicsError {
+    fn from(e: ConfigError) -> Self {
+        PhysicsError::Invalid(e)
+    }
+}
+
+fn invalid(
+    field: &'static str,
+    value: impl fmt::Display,
+    allowed: impl Into<String>,
+) -> PhysicsError {
+    PhysicsError::Invalid(ConfigError {
+        problems: vec![FieldError { field, value: value.to_string(), allowed: allowed.into() }],
+    })
+}
+
+/// Counts and timings of the last step, per phase of §4.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepStats {
+    /// Bodies in the world.
+    pub bodies: usize,
+    /// Awake dynamic bodies.
+    pub awake: usize,
+    /// Sleeping bodies.
+    pub sleeping: usize,
+    /// Candidate pairs from the broad phase.
+    pub pairs: usize,
+    /// Body–body contacts.
+    pub body_contacts: usize,
+    /// Body–wall contacts.
+    pub wall_contacts: usize,
+    /// Islands of awake bodies.
+    pub awake_islands: usize,
+    /// Sleeping islands.
+    pub sleeping_islands: usize,
+    /// Bodies the emergency brake had to push back this step (§10).
+    pub braked: usize,
+    /// Time per phase.
+    pub timings: PhaseTimings,
+}
+
+/// Wall-clock time per phase of the last step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PhaseTimings {
+    /// Drag controller, remembering state, integrating velocities.
+    pub integrate_velocities: Duration,
+    /// Sweep and prune.
+    pub broad_phase: Duration,
+    /// Body–body tests and waking touched sleepers.
+    pub narrow_phase: Duration,
+    /// Wall contacts.
+    pub walls: Duration,
+    /// Sequential impulses (prepare, warm start, iterations, store) and the speed clamp.
+    pub solve_velocities: Duration,
+    /// Position integration.
+    pub integrate_positions: Duration,
+    /// Projection and the emergency brake.
+    pub correct_positions: Duration,
+    /// Islands and sleep.
+    pub sleep: Duration,
+    /// The whole step.
+    pub total: Duration,
+}
+
+/// A contact as seen from outside, for debug drawing and tests.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactInfo {
+    /// Body A, or `None` for a wall.
+    pub a: Option<BodyHandle>,
+    /// Body B.
+    pub b: BodyHandle,
+    /// Unit normal from A to B.
+    pub normal: Vec2,
+    /// Depth at detection, px.
+    pub depth: f32,
+    /// Contact point, px.
+    pub point: Vec2,
+    /// Accumulated normal impulse of the step.
+    pub normal_impulse: f32,
+    /// Accumulated friction impulse of the step.
+    pub tangent_impulse: f32,
+    /// Accumulated rolling-resistance impulse of the step.
+    pub rolling_impulse: f32,
+}
+
+/// A group of bodies touching directly or through others (§11).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Island {
+    /// Its members.
+    pub bodies: Vec<BodyHandle>,
+    /// Whether it sleeps.
+    pub sleeping: bool,
+}
+
+/// Impulses kept from one step to the next for warm starting (R-SI-2).
+#[derive(Clone, Copy, Debug)]
+struct CachedImpulse {
+    normal: Vec2,
+    normal_impulse: f32,
+    tangent_impulse: f32,
+    rolling_impulse: f32,
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    generation: u32,
+    body: Option<Body>,
+}
+
+/// Identifies a wall in the warm-start cache (no body handle has this generation).
+const WALL_GENERATION: u32 = u32::MAX;
+
+/// The four walls in order: left, right, top, floor.
+const WALL_COUNT: usize = 4;
+
+/// A 2D world of circles and axis-aligned rectangles inside four walls.
+///
+/// Coordinates follow §1: px, y down, origin top-left, gravity (0, +980) px/s².
+#[derive(Clone, Debug)]
+pub struct World {
+    config: PhysicsConfig,
+    bounds_min: Vec2,
+    bounds_max: Vec2,
+    walls: [Wall; WALL_COUNT],
+    gravity_enabled: bool,
+    slots: Vec<Slot>,
+    free_slots: Vec<u32>,
+    body_count: usize,
+    broad_phase: BroadPhase,
+    proxies: Vec<Proxy>,
+    pairs: Vec<(u32, u32)>,
+    /// Body–body contacts first, then wall contacts.
+    contacts: Vec<SolverContact>,
+    body_contact_count: usize,
+    /// Warm-start key of each contact: the two handles' bits.
+    contact_keys: Vec<(u64, u64)>,
+    warm_start_cache: HashMap<(u64, u64), CachedImpulse>,
+    solver: SolverBodies,
+    positions: Vec<Vec2>,
+    start_positions: Vec<Vec2>,
+    union_find: UnionFind,
+    island_root: Vec<u32>,
+    island_rest: Vec<f32>,
+    island_id: Vec<u32>,
+    sleeping_islands: HashMap<u32, Vec<u32>>,
+    next_island_id: u32,
+    stats: StepStats,
+    steps: u64,
+}
+
+impl World {
+    /// An empty world of `size` px (from (0, 0) to `size`) with `config`.
+    pub fn new(size: Vec2, config: PhysicsConfig) -> Result<Self, PhysicsError> {
+        config.validate()?;
+        let mut world = Self {
+            config,
+            bounds_min: Vec2::ZERO,
+            bounds_max: Vec2::ONE,
+            walls: [Wall { normal: Vec2::X, offset: 0.0 }; WALL_COUNT],
+            gravity_enabled: true,
+            slots: Vec::new(),
+            free_slots: Vec::new(),
+            body_count: 0,
+            broad_phase: BroadPhase::default(),
+            proxies: Vec::new(),
+            pairs: Vec::new(),
+            contacts: Vec::new(),
+            body_contact_count: 0,
+            contact_keys: Vec::new(),
+            warm_start_cache: HashMap::new(),
+            solver: SolverBodies::default(),
+            positions: Vec::new(),
+            start_positions: Vec::new(),
+            union_find: UnionFind::default(),
+            island_root: Vec::new(),
+            island_rest: Vec::new(),
+            island_id: Vec::new(),
+            sleeping_islands: HashMap::new(),
+            next_island_id: 0,
+            stats: StepStats::default(),
+            steps: 0,
+        };
+        world.set_bounds(Vec2::ZERO, size)?;
+        Ok(world)
+    }
+
+    // ----------------------------------------------------------------------------------
+    // The step (§4, R-STEP-1)
+    // ----------------------------------------------------------------------------------
+
+    /// Advances the world by `dt` seconds in the order of §4.
+    ///
+    /// `dt` must be finite, positive and at most 1/30 s; the config's speed limit assumes
+    /// `config.time_step`, so pass that unless you know better.
+    pub fn step(&mut self, dt: f32) -> Result<(), PhysicsError> {
+        if !(dt > 0.0 && dt <= 1.0 / 30.0) {
+            return Err(invalid("dt", dt, "0 < dt ≤ 1/30 s"));
+        }
+        let start = Instant::now();
+        let mut clock = start;
+        let lap = |clock: &mut Instant| {
+            let now = Instant::now();
+            let elapsed = now - *clock;
+            *clock = now;
+            elapsed
+        };
+        self.stats.braked = 0;
+
+        self.apply_drag(); //              held bodies: v = (target − x)·rate (§13)
+        self.remember_state(); //          previous pose and step-start velocity (§3, §7)
+        self.integrate_velocities(dt); //  v += g·dt (§3)
+        self.stats.timings.integrate_velocities = lap(&mut clock);
+
+        let (mut broad, mut narrow) = (Duration::ZERO, Duration::ZERO);
+        loop {
+            self.find_pairs(); //          sweep and prune (§5)
+            broad += lap(&mut clock);
+            self.collide_bodies(); //      body–body contacts, warm-start lookup (§5, §6)
+            let woke = self.wake_touched_sleepers(); // whole islands (§11)
+            narrow += lap(&mut clock);
+            if !woke {
+                break;
+            }
+            // A woken island's own contacts were skipped as sleeper pairs: find them now.
+        }
+        self.stats.timings.broad_phase = broad;
+        self.stats.timings.narrow_phase = narrow;
+
+        self.collide_walls(); //           half-planes (§5)
+        self.stats.timings.walls = lap(&mut clock);
+
+        self.solve_velocities(); //        warm start, then N × (normal, friction, rolling) (§6–§9)
+        self.clamp_speeds(); //            tunnelling limit (§12)
+        self.stats.timings.solve_velocities = lap(&mut clock);
+
+        self.integrate_positions(dt); //   x += v·dt, θ += ω·dt (§3)
+        self.stats.timings.integrate_positions = lap(&mut clock);
+
+        self.correct_positions(); //       projection, position_iterations times (§10)
+        self.brake_at_walls(); //          emergency brake (§10)
+        self.stats.timings.correct_positions = lap(&mut clock);
+
+        self.update_sleep(dt); //          islands by union-find (§11)
+        self.stats.timings.sleep = lap(&mut clock);
+
+        self.stats.timings.total = start.elapsed();
+        self.count_bodies();
+        self.steps += 1;
+        Ok(())
+    }
+
+    /// Held bodies head for their target: `v = (target − position)·rate` (§13, R-DRAG-1).
+    fn apply_drag(&mut self) {
+        let rate = self.config.drag_rate;
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            if body.held {
+                body.velocity = (body.drag_target - body.position) * rate;
+            }
+        }
+    }
+
+    /// Keeps the pose for interpolation and the velocity for restitution (§3, §7).
+    fn remember_state(&mut self) {
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            body.previous_position = body.position;
+            body.previous_angle = body.angle;
+            body.previous_velocity = body.velocity;
+            body.previous_angular_velocity = body.angular_velocity;
+        }
+    }
+
+    /// Semi-implicit Euler, first half: `v ← v + g·dt` (§3, R-INT-1). Held bodies are carried
+    /// by the hand and feel no gravity (R-DRAG-2); sleepers are frozen (R-SLP-3).
+    fn integrate_velocities(&mut self, dt: f32) {
+        if !self.gravity_enabled {
+            return;
+        }
+        let dv = self.config.gravity * dt;
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            if is_awake_dynamic(body) && !body.held {
+                body.velocity += dv;
+            }
+        }
+    }
+
+    /// Sweep and prune over all bodies; pairs without an awake dynamic body are skipped.
+    fn find_pairs(&mut self) {
+        self.proxies.clear();
+        for (index, slot) in self.slots.iter().enumerate() {
+            if let Some(body) = &slot.body {
+                let (min, max) = body.aabb();
+                let state =
+                    if is_awake_dynamic(body) { ProxyState::Awake } else { ProxyState::Passive };
+                self.proxies.push(Proxy { index: index as u32, min, max, state });
+            }
+        }
+        self.broad_phase.find_pairs(&self.proxies, &mut self.pairs);
+        self.stats.pairs = self.pairs.len();
+    }
+
+    /// Exact tests of the candidate pairs (§5), with the warm-start impulses of last step.
+    fn collide_bodies(&mut self) {
+        self.contacts.clear();
+        self.contact_keys.clear();
+        let rolling_resistance = self.config.rolling_resistance;
+        for &(ia, ib) in &self.pairs {
+            let (Some(a), Some(b)) = (&self.slots[ia as usize].body, &self.slots[ib as usize].body)
+            else {
+                continue;
+            };
+            let Some(m) = narrow_phase::collide(&a.shape, a.position, &b.shape, b.position) else {
+                continue;
+            };
+            // Friction mixes by geometric mean (a smooth partner makes the contact smooth),
+            // restitution by maximum (a rubber ball bounces off a wooden block) (§7, §8).
+            let friction = (a.material.friction * b.material.friction).sqrt();
+            let restitution = a.material.restitution.max(b.material.restitution);
+            // The rolling lever is the contact's radius of curvature 1/(1/r_A + 1/r_B):
+            // r for a circle on a flat side, infinite (no rolling) for two flat sides (§9).
+            let curvature = 1.0 / a.shape.rolling_radius() + 1.0 / b.shape.rolling_radius();
+            let lever = if curvature > 0.0 { 1.0 / curvature } else { 0.0 };
+            let contact = SolverContact::new(
+                ia,
+                ib,
+                m.normal,
+                m.depth,
+                m.point,
+                m.point - a.position,
+                m.point - b.position,
+                friction,
+                restitution,
+                rolling_resistance * lever,
+            );
+            let key = (self.handle_bits(ia), self.handle_bits(ib));
+            self.contacts.push(contact);
+            self.contact_keys.push(key);
+        }
+        self.body_contact_count = self.contacts.len();
+        self.stats.body_contacts = self.contacts.len();
+    }
+
+    /// Wakes every sleeping island touched by an awake dynamic body (§11, R-SLP-4).
+    /// Returns whether any island woke.
+    fn wake_touched_sleepers(&mut self) -> bool {
+        let mut woke = false;
+        for i in 0..self.body_contact_count {
+            let (a, b) = (self.contacts[i].a as usize, self.contacts[i].b as usize);
+            for (sleeper, other) in [(a, b), (b, a)] {
+                let (Some(s), Some(o)) = (&self.slots[sleeper].body, &self.slots[other].body)
+                else {
+                    continue;
+                };
+                if s.sleeping && is_awake_dynamic(o) {
+                    self.wake_slot(sleeper);
+                    woke = true;
+                }
+            }
+        }
+        woke
+    }
+
+    /// Contacts of awake dynamic bodies with the four half-plane walls (§5, R-COL-6).
+    fn collide_walls(&mut self) {
+        let wall_base = self.slots.len() as u32;
+        let rolling_resistance = self.config.rolling_resistance;
+        let (wall_friction, wall_restitution) =
+            (self.config.wall_friction, self.config.wall_restitution);
+        for (index, slot) in self.slots.iter().enumerate() {
+            let Some(body) = &slot.body else { continue };
+            if !is_awake_dynamic(body) {
+                continue;
+            }
+            for (w, wall) in self.walls.iter().enumerate() {
+                let Some(m) = wall.collide(&body.shape, body.position) else { continue };
+                let contact = SolverContact::new(
+                    wall_base + w as u32,
+                    index as u32,
+                    m.normal,
+                    m.depth,
+                    m.point,
+                    Vec2::ZERO,
+                    m.point - body.position,
+                    (wall_friction * body.material.friction).sqrt(),
+                    wall_restitution.max(body.material.restitution),
+                    rolling_resistance * body.shape.rolling_radius().min(f32::MAX),
+                );
+                let wall_key = (u64::from(WALL_GENERATION) << 32) | w as u64;
+                let body_key = (u64::from(slot.generation) << 32) | index as u64;
+                self.contacts.push(contact);
+                self.contact_keys.push((wall_key, body_key));
+            }
+        }
+        self.stats.wall_contacts = self.contacts.len() - self.body_contact_count;
+    }
+
+    /// Sequential impulses (§6–§9): load the bodies, compute effective masses and bounce
+    /// targets, warm start, iterate, store the velocities and the impulses for next step.
+    fn solve_velocities(&mut self) {
+        self.load_solver_bodies();
+        let threshold = self.config.warm_start_normal_threshold;
+        for (contact, key) in self.contacts.iter_mut().zip(&self.contact_keys) {
+            if let Some(cached) = self.warm_start_cache.get(key) {
+                // A normal that turned too far makes the old impulse meaningless (R-SI-2).
+                if cached.normal.dot(contact.normal) >= threshold {
+                    contact.normal_impulse = cached.normal_impulse;
+                    contact.tangent_impulse = cached.tangent_impulse;
+                    contact.rolling_impulse = cached.rolling_impulse;
+                }
+            }
+        }
+        contact_solver::prepare(
+            &mut self.contacts,
+            &self.solver,
+            self.config.restitution_threshold,
+        );
+        contact_solver::warm_start(&self.contacts, &mut self.solver);
+        for _ in 0..self.config.velocity_iterations {
+            contact_solver::solve(&mut self.contacts, &mut self.solver);
+        }
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
+                body.velocity = self.solver.velocity[index];
+                body.angular_velocity = self.solver.angular_velocity[index];
+            }
+        }
+        self.store_impulses();
+    }
+
+    /// Fills the solver arrays: bodies by slot, then the walls; only awake dynamic bodies
+    /// can be moved by an impulse (everything else has inverse mass 0, R-BODY-2).
+    fn load_solver_bodies(&mut self) {
+        self.solver.clear();
+        for slot in &self.slots {
+            match &slot.body {
+                Some(b) if is_awake_dynamic(b) => self.solver.push(
+                    b.velocity,
+                    b.angular_velocity,
+                    b.previous_velocity,
+                    b.previous_angular_velocity,
+                    b.inverse_mass,
+                    b.inverse_inertia,
+                    b.held,
+                ),
+                _ => self.solver.push(Vec2::ZERO, 0.0, Vec2::ZERO, 0.0, 0.0, 0.0, false),
+            }
+        }
+        for _ in 0..WALL_COUNT {
+            self.solver.push(Vec2::ZERO, 0.0, Vec2::ZERO, 0.0, 0.0, 0.0, false);
+        }
+    }
+
+    /// Keeps this step's impulses for warm starting, and those of sleeping contacts, which
+    /// were not solved but will be needed when their island wakes.
+    fn store_impulses(&mut self) {
+        let slots = &self.slots;
+        let passive = |bits: u64| {
+            let (generation, index) = ((bits >> 32) as u32, bits as u32 as usize);
+            generation == WALL_GENERATION
+                || slots.get(index).is_some_and(|s| {
+                    s.generation == generation
+                        && s.body.as_ref().is_some_and(|b| !is_awake_dynamic(b))
+                })
+        };
+        self.warm_start_cache.retain(|&(a, b), _| passive(a) && passive(b));
+        for (c, key) in self.contacts.iter().zip(&self.contact_keys) {
+            self.warm_start_cache.insert(
+                *key,
+                CachedImpulse {
+                    normal: c.normal,
+                    normal_impulse: c.normal_impulse,
+                    tangent_impulse: c.tangent_impulse,
+                    rolling_impulse: c.rolling_impulse,
+                },
+            );
+        }
+    }
+
+    /// Clamps |v| to `max_speed` and |ω| to `max_speed / MIN_BODY_SIZE` (§12, R-TUN-1).
+    fn clamp_speeds(&mut self) {
+        let max_speed = self.config.max_speed;
+        let max_spin = self.config.max_angular_speed();
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            if is_awake_dynamic(body) {
+                body.velocity = body.velocity.clamp_length_max(max_speed);
+                body.angular_velocity = body.angular_velocity.clamp(-max_spin, max_spin);
+            }
+        }
+    }
+
+    /// Semi-implicit Euler, second half: `x ← x + v·dt`, `θ ← θ + ω·dt` with the NEW
+    /// velocity (§3, R-INT-1).
+    fn integrate_positions(&mut self, dt: f32) {
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            if is_awake_dynamic(body) {
+                body.position += body.velocity * dt;
+                body.angle += body.angular_velocity * dt;
+            }
+        }
+    }
+
+    /// Position projection over all contacts (§10, R-POS-1, R-POS-2).
+    fn correct_positions(&mut self) {
+        self.positions.clear();
+        self.start_positions.clear();
+        for slot in &self.slots {
+            let (now, then) = slot
+                .body
+                .as_ref()
+                .map_or((Vec2::ZERO, Vec2::ZERO), |b| (b.position, b.previous_position));
+            self.positions.push(now);
+            self.start_positions.push(then);
+        }
+        for _ in 0..WALL_COUNT {
+            self.positions.push(Vec2::ZERO);
+            self.start_positions.push(Vec2::ZERO);
+        }
+        position_solver::project(
+            &self.contacts,
+            &mut self.positions,
+            &self.start_positions,
+            &self.solver.inverse_mass,
+            &position_solver::ProjectionSettings {
+                iterations: self.config.position_iterations,
+                factor: self.config.position_correction_factor,
+                slop: self.config.penetration_slop,
+                max_correction: self.config.max_position_correction,
+            },
+        );
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
+                body.position = self.positions[index];
+            }
+        }
+    }
+
+    /// No body ends a step more than `max_wall_penetration` inside a wall (§10, R-POS-3).
+    ///
+    /// The margin (12 px) exceeds the deepest a free body can get in one step
+    /// (`max_speed·dt ≈ 10.8 px`), so ordinary impacts are always left to the solver; the
+    /// brake only acts in extreme cases, such as a dragged body squeezing another into a
+    /// wall. A body wider than the world is centred on that axis instead.
+    fn brake_at_walls(&mut self) {
+        let limit = self.config.max_wall_penetration;
+        let (min, max) = (self.bounds_min, self.bounds_max);
+        let mut braked = 0;
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            if !is_awake_dynamic(body) {
+                continue;
+            }
+            let before = body.position;
+            let half = body.shape.half_size();
+            for axis in 0..2 {
+                if 2.0 * half[axis] > max[axis] - min[axis] {
+                    body.position[axis] = 0.5 * (min[axis] + max[axis]);
+                    body.velocity[axis] = 0.0;
+                }
+            }
+            for wall in &self.walls {
+                let depth = wall.penetration(&body.shape, body.position);
+                if depth > limit {
+                    body.position += wall.normal * (depth - limit);
+                    let into_wall = body.velocity.dot(wall.normal);
+                    if into_wall < 0.0 {
+                        body.velocity -= wall.normal * into_wall;
+                    }
+                }
+            }
+            if body.position != before {
+                braked += 1;
+            }
+        }
+        self.stats.braked = braked;
+    }
+
+    /// Rest timers, islands by union-find over body–body contacts, and sleep (§11).
+    ///
+    /// Walls and static bodies join no island, or everything on the floor would be one.
+    /// An island falls asleep when all its bodies have rested for `time_to_sleep`; its
+    /// members are frozen and remember the island, so that it wakes as a whole (R-SLP-1..3).
+    fn update_sleep(&mut self, dt: f32) {
+        let (linear, angular) = (self.config.sleep_linear_speed, self.config.sleep_angular_speed);
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            if !is_awake_dynamic(body) {
+                continue;
+            }
+            let resting =
+                body.velocity.length() <= linear && body.angular_velocity.abs() <= angular;
+            body.rest_time = if resting && !body.held { body.rest_time + dt } else { 0.0 };
+        }
+
+        let n = self.slots.len();
+        self.union_find.reset(n);
+        for c in &self.contacts[..self.body_contact_count] {
+            let both_dynamic = [c.a, c.b]
+                .iter()
+                .all(|&i| self.slots[i as usize].body.as_ref().is_some_and(is_awake_dynamic));
+            if both_dynamic {
+                self.union_find.union(c.a, c.b);
+            }
+        }
+        self.island_root.clear();
+        self.island_root.resize(n, u32::MAX);
+        self.island_rest.clear();
+        self.island_rest.resize(n, f32::INFINITY);
+        for index in 0..n {
+            if let Some(body) = self.slots[index].body.as_ref().filter(|b| is_awake_dynamic(b)) {
+                let root = self.union_find.find(index as u32);
+                self.island_root[index] = root;
+                let rest = &mut self.island_rest[root as usize];
+                *rest = rest.min(body.rest_time);
+            }
+        }
+        let awake_islands = (0..n).filter(|&i| self.island_root[i] == i as u32).count();
+        self.stats.awake_islands = awake_islands;
+        if !self.config.sleeping_enabled {
+            self.stats.sleeping_islands = self.sleeping_islands.len();
+            return;
+        }
+
+        self.island_id.clear();
+        self.island_id.resize(n, u32::MAX);
+        let time_to_sleep = self.config.time_to_sleep;
+        for index in 0..n {
+            let root = self.island_root[index];
+            if root == u32::MAX || self.island_rest[root as usize] < time_to_sleep {
+                continue;
+            }
+            let id = if self.island_id[root as usize] == u32::MAX {
+                let id = self.next_island_id;
+                self.next_island_id = self.next_island_id.wrapping_add(1);
+                self.island_id[root as usize] = id;
+                id
+            } else {
+                self.island_id[root as usize]
+            };
+            if let Some(body) = self.slots[index].body.as_mut() {
+                body.sleeping = true;
+                body.sleep_island = Some(id);
+                body.velocity = Vec2::ZERO;
+                body.angular_velocity = 0.0;
+                self.sleeping_islands.entry(id).or_default().push(index as u32);
+            }
+        }
+        self.stats.sleeping_islands = self.sleeping_islands.len();
+    }
+
+    fn count_bodies(&mut self) {
+        let (mut awake, mut sleeping) = (0, 0);
+        for body in self.slots.iter().filter_map(|s| s.body.as_ref()) {
+            if body.sleeping {
+                sleeping += 1;
+            } else if body.kind == BodyKind::Dynamic {
+                awake += 1;
+            }
+        }
+        self.stats.bodies = self.body_count;
+        self.stats.awake = awake;
+        self.stats.sleeping = sleeping;
+    }
+
+    // ----------------------------------------------------------------------------------
+    // Bodies
+    // ----------------------------------------------------------------------------------
+
+    /// Adds a body. The description is checked first: sizes from `MIN_BODY_SIZE` up, a
+    /// positive finite density, friction in [0, 2], restitution in [0, 1], finite values,
+    /// and a centre inside the world. A speed above `max_speed` is clamped.
+    pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, PhysicsError> {
+        let mut problems = Vec::new();
+        desc.check(&mut problems);
+        if problems.is_empty() && !self.contains_point(desc.position) {
+            problems.push(FieldError {
+                field: "position",
+                value: format!("{}", desc.position),
+                allowed: format!("inside the world {} ..= {}", self.bounds_min, self.bounds_max),
+            });
+        }
+        if !problems.is_empty() {
+            return Err(PhysicsError::Invalid(ConfigError { problems }));
+        }
+        let body = Body::from_desc(&desc, self.config.max_speed, self.config.max_angular_speed());
+        let is_static = body.kind == BodyKind::Static;
+        let index = match self.free_slots.pop() {
+            Some(index) => {
+                self.slots[index as usize].body = Some(body);
+                index
+            }
+            None => {
+                self.slots.push(Slot { generation: 0, body: Some(body) });
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.body_count += 1;
+        if is_static {
+            // A static body appearing under sleepers must be felt by them.
+            self.wake_near(index as usize);
+        }
+        Ok(BodyHandle { index, generation: self.slots[index as usize].generation })
+    }
+
+    /// Removes a body and wakes its island, so that bodies it supported fall (R-SLP-4).
+    pub fn remove_body(&mut self, handle: BodyHandle) -> Result<Body, PhysicsError> {
+        let index = self.slot_of(handle)?;
+        self.wake_slot(index);
+        self.wake_near(index);
+        let slot = &mut self.slots[index];
+        let body = slot.body.take().ok_or(PhysicsError::StaleHandle(handle))?;
+        slot.generation = slot.generation.wrapping_add(1) % WALL_GENERATION;
+        self.free_slots.push(index as u32);
+        self.body_count -= 1;
+        Ok(body)
+    }
+
+    /// Removes every body.
+    pub fn clear(&mut self) {
+        let handles: Vec<_> = self.handles().collect();
+        for handle in handles {
+            let _ = self.remove_body(handle);
+        }
+        self.warm_start_cache.clear();
+        self.sleeping_islands.clear();
+    }
+
+    /// The body of `handle`, if it exists.
+    pub fn body(&self, handle: BodyHandle) -> Option<&Body> {
+        self.slots
+            .get(handle.index as usize)
+            .filter(|s| s.generation == handle.generation)
+            .and_then(|s| s.body.as_ref())
+    }
+
+    /// Whether `handle` refers to a body in the world.
+    pub fn contains(&self, handle: BodyHandle) -> bool {
+        self.body(handle).is_some()
+    }
+
+    /// Every body with its handle, in slot order.
+    pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, &Body)> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, s)| {
+            s.body.as_ref().map(|b| (BodyHandle { index: i as u32, generation: s.generation }, b))
+        })
+    }
+
+    /// Every handle, in slot order.
+    pub fn handles(&self) -> impl Iterator<Item = BodyHandle> + '_ {
+        self.bodies().map(|(h, _)| h)
+    }
+
+    /// Number of bodies.
+    pub fn body_count(&self) -> usize {
+        self.body_count
+    }
+
+    /// The topmost (last added) body containing `point`, if any.
+    pub fn body_at(&self, point: Vec2) -> Option<BodyHandle> {
+        self.bodies().filter(|(_, b)| b.contains(point)).map(|(h, _)| h).last()
+    }
+
+    /// Teleports a body (no interpolation smear) and wakes its island.
+    pub fn set_position(&mut self, handle: BodyHandle, position: Vec2) -> Result<(), PhysicsError> {
+        let index = self.slot_of(handle)?;
+        if !position.is_finite() {
+            return Err(invalid("position", position, "finite numbers"));
+        }
+        if !self.contains_point(position) {
+            return Err(invalid(
+                "position",
+                position,
+                format!("inside the world {} ..= {}", self.bounds_min, self.bounds_max),
+            ));
+        }
+        self.wake_slot(index);
+        self.wake_near(index);
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.position = position;
+            body.previous_position = position;
+            body.drag_target = position;
+        }
+        self.wake_near(index);
+        Ok(())
+    }
+
+    /// Sets a dynamic body's velocity (clamped to `max_speed`) and wakes its island.
+    pub fn set_velocity(&mut self, handle: BodyHandle, velocity: Vec2) -> Result<(), PhysicsError> {
+        let index = self.dynamic_slot_of(handle)?;
+        if !velocity.is_finite() {
+            return Err(invalid("velocity", velocity, "finite numbers"));
+        }
+        self.wake_slot(index);
+        let max_speed = self.config.max_speed;
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.velocity = velocity.clamp_length_max(max_speed);
+        }
+        Ok(())
+    }
+
+    /// Sets a dynamic circle's angular velocity (clamped) and wakes its island.
+    pub fn set_angular_velocity(
+        &mut self,
+        handle: BodyHandle,
+        omega: f32,
+    ) -> Result<(), PhysicsError> {
+        let index = self.dynamic_slot_of(handle)?;
+        if !omega.is_finite() {
+            return Err(invalid("angular_velocity", omega, "a finite number"));
+        }
+        self.wake_slot(index);
+        let max_spin = self.config.max_angular_speed();
+        if let Some(body) = self.slots[index].body.as_mut().filter(|b| b.inverse_inertia > 0.0) {
+            body.angular_velocity = omega.clamp(-max_spin, max_spin);
+        }
+        Ok(())
+    }
+
+    /// Sets a body's material (mass follows the density) and wakes its island.
+    pub fn set_material(
+        &mut self,
+        handle: BodyHandle,
+        material: super::Material,
+    ) -> Result<(), PhysicsError> {
+        let index = self.slot_of(handle)?;
+        let body = self.slots[index].body.as_ref().ok_or(PhysicsError::StaleHandle(handle))?;
+        let desc = BodyDesc { material, ..self.desc_of(body) };
+        let mut problems = Vec::new();
+        desc.check(&mut problems);
+        if !problems.is_empty() {
+            return Err(PhysicsError::Invalid(ConfigError { problems }));
+        }
+        self.wake_slot(index);
+        let fresh = Body::from_desc(&desc, self.config.max_speed, self.config.max_angular_speed());
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.material = material;
+            body.inverse_mass = fresh.inverse_mass;
+            body.inverse_inertia = fresh.inverse_inertia;
+        }
+        Ok(())
+    }
+
+    /// The description that would re-create this body as it is now.
+    pub fn desc_of(&self, body: &Body) -> BodyDesc {
+        BodyDesc {
+            shape: body.shape,
+            kind: body.kind,
+            material: body.material,
+            position: body.position,
+            velocity: body.velocity,
+            angle: body.angle,
+            angular_velocity: body.angular_velocity,
+        }
+    }
+
+    /// Wakes a body's island (no-op when awake).
+    pub fn wake(&mut self, handle: BodyHandle) -> Result<(), PhysicsError> {
+        let index = self.slot_of(handle)?;
+        self.wake_slot(index);
+        Ok(())
+    }
+
+    /// Wakes every body.
+    pub fn wake_all(&mut self) {
+        let ids: Vec<u32> = self.sleeping_islands.keys().copied().collect();
+        for id in ids {
+            self.wake_island(id);
+        }
+    }
+
+    // ----------------------------------------------------------------------------------
+    // Drag and throw (§13)
+    // ----------------------------------------------------------------------------------
+
+    /// Grabs a dynamic body: it is held, feels no gravity, never bounces and never sleeps;
+    /// its island wakes (R-DRAG-2). Its drag target starts at its position.
+    pub fn grab(&mut self, handle: BodyHandle) -> Result<(), PhysicsError> {
+        let index = self.dynamic_slot_of(handle)?;
+        self.wake_slot(index);
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.held = true;
+            body.drag_target = body.position;
+            body.rest_time = 0.0;
+        }
+        Ok(())
+    }
+
+    /// Moves a held body's target. The target is clamped so the whole body fits in the
+    /// world (R-DRAG-1).
+    pub fn set_drag_target(
+        &mut self,
+        handle: BodyHandle,
+        target: Vec2,
+    ) -> Result<(), PhysicsError> {
+        let index = self.held_slot_of(handle)?;
+        if !target.is_finite() {
+            return Err(invalid("drag target", target, "finite numbers"));
+        }
+        let clamped = self.clamp_inside(index, target);
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.drag_target = clamped;
+        }
+        Ok(())
+    }
+
+    /// Paused drag: moves a held body straight to the (clamped) target, with no velocity and
+    /// no throw (R-DRAG-4). Its island is awake, so whatever it supported falls on resume.
+    pub fn move_held_directly(
+        &mut self,
+        handle: BodyHandle,
+        target: Vec2,
+    ) -> Result<(), PhysicsError> {
+        self.set_drag_target(handle, target)?;
+        let index = self.held_slot_of(handle)?;
+        self.wake_near(index);
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.position = body.drag_target;
+            body.previous_position = body.position;
+            body.velocity = Vec2::ZERO;
+            body.angular_velocity = 0.0;
+        }
+        self.wake_near(index);
+        Ok(())
+    }
+
+    /// Lets go of a held body with `throw_velocity` (clamped to `max_speed`, R-TUN-1).
+    pub fn release(
+        &mut self,
+        handle: BodyHandle,
+        throw_velocity: Vec2,
+    ) -> Result<(), PhysicsError> {
+        let index = self.held_slot_of(handle)?;
+        if !throw_velocity.is_finite() {
+            return Err(invalid("throw velocity", throw_velocity, "finite numbers"));
+        }
+        let max_speed = self.config.max_speed;
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.held = false;
+            body.velocity = throw_velocity.clamp_length_max(max_speed);
+        }
+        Ok(())
+    }
+
+    // ----------------------------------------------------------------------------------
+    // World settings
+    // ----------------------------------------------------------------------------------
+
+    /// The config in force.
+    pub fn config(&self) -> &PhysicsConfig {
+        &self.config
+    }
+
+    /// Replaces the config if it is valid; otherwise the old one stays in force and the
+    /// error names every bad field (R-CFG-3). A change wakes every body, so that sleepers
+    /// feel, say, a new gravity on the next step (R-CFG-2).
+    pub fn set_config(&mut self, config: PhysicsConfig) -> Result<(), ConfigError> {
+        config.validate()?;
+        if config != self.config {
+            self.config = config;
+            self.wake_all();
+        }
+        Ok(())
+    }
+
+    /// Whether gravity acts.
+    pub fn gravity_enabled(&self) -> bool {
+        self.gravity_enabled
+    }
+
+    /// Switches gravity on or off and wakes every body (R-SLP-4).
+    pub fn set_gravity_enabled(&mut self, enabled: bool) {
+        self.gravity_enabled = enabled;
+        self.wake_all();
+    }
+
+    /// World rectangle (min, max) in px.
+    pub fn bounds(&self) -> (Vec2, Vec2) {
+        (self.bounds_min, self.bounds_max)
+    }
+
+    /// The four walls (left, right, top, floor) as half-planes.
+    pub fn walls(&self) -> &[Wall; 4] {
+        &self.walls
+    }
+
+    /// Moves the walls to the rectangle `min ..= max` and wakes every body. Each side must
+    /// be at least `2·MIN_BODY_SIZE` long; bodies left outside are pushed back in by the
+    /// walls and the emergency brake over the next steps.
+    pub fn set_bounds(&mut self, min: Vec2, max: Vec2) -> Result<(), PhysicsError> {
+        let size = max - min;
+        if !(min.is_finite()
+            && max.is_finite()
+            && size.x >= 2.0 * MIN_BODY_SIZE
+            && size.y >= 2.0 * MIN_BODY_SIZE)
+        {
+            return Err(invalid(
+                "bounds",
+                format!("{min} ..= {max}"),
+                format!("finite, each side at least {} px", 2.0 * MIN_BODY_SIZE),
+            ));
+        }
+        if size.x > 1.0e7 || size.y > 1.0e7 {
+            return Err(invalid("bounds", format!("{min} ..= {max}"), "each side at most 1e7 px"));
+        }
+        self.bounds_min = min;
+        self.bounds_max = max;
+        self.walls = [
+            Wall { normal: Vec2::X, offset: min.x },
+            Wall { normal: -Vec2::X, offset: -max.x },
+            Wall { normal: Vec2::Y, offset: min.y },
+            Wall { normal: -Vec2::Y, offset: -max.y },
+        ];
+        self.wake_all();
+        Ok(())
+    }
+
+    /// Counts and timings of the last step.
+    pub fn stats(&self) -> &StepStats {
+        &self.stats
+    }
+
+    /// Steps taken so far.
+    pub fn step_count(&self) -> u64 {
+        self.steps
+    }
+
+    /// The contacts of the last step (body–body first, then walls).
+    pub fn contacts(&self) -> impl Iterator<Item = ContactInfo> + '_ {
+        let wall_base = self.slots.len() as u32;
+        self.contacts.iter().filter_map(move |c| {
+            let handle = |i: u32| {
+                let slot = self.slots.get(i as usize)?;
+                slot.body.as_ref()?;
+                Some(BodyHandle { index: i, generation: slot.generation })
+            };
+            let a = if c.a >= wall_base { None } else { Some(handle(c.a)?) };
+            Some(ContactInfo {
+                a,
+                b: handle(c.b)?,
+                normal: c.normal,
+                depth: c.depth,
+                point: c.point,
+                normal_impulse: c.normal_impulse,
+                tangent_impulse: c.tangent_impulse,
+                rolling_impulse: c.rolling_impulse,
+            })
+        })
+    }
+
+    /// The islands after the last step: awake ones (from its contacts) and sleeping ones.
+    pub fn islands(&self) -> Vec<Island> {
+        let mut awake: HashMap<u32, Vec<BodyHandle>> = HashMap::new();
+        for (index, &root) in self.island_root.iter().enumerate() {
+            if root == u32::MAX {
+                continue;
+            }
+            let Some(slot) = self.slots.get(index) else { continue };
+            if slot.body.as_ref().is_some_and(|b| !b.sleeping) {
+                awake
+                    .entry(root)
+                    .or_default()
+                    .push(BodyHandle { index: index as u32, generation: slot.generation });
+            }
+        }
+        let mut islands: Vec<Island> =
+            awake.into_values().map(|bodies| Island { bodies, sleeping: false }).collect();
+        for members in self.sleeping_islands.values() {
+            let bodies = members
+                .iter()
+                .filter_map(|&i| {
+                    let slot = self.slots.get(i as usize)?;
+                    slot.body.as_ref()?;
+                    Some(BodyHandle { index: i, generation: slot.generation })
+                })
+                .collect();
+            islands.push(Island { bodies, sleeping: true });
+        }
+        islands.sort_by_key(|island| island.bodies.first().copied());
+        islands
+    }
+
+    /// Kinetic energy of all bodies, ½mv² + ½Iω².
+    pub fn kinetic_energy(&self) -> f64 {
+        self.bodies().map(|(_, b)| f64::from(b.kinetic_energy())).sum()
+    }
+
+    /// Potential energy in the gravity field, −m·g·x (0 with gravity off).
+    pub fn potential_energy(&self) -> f64 {
+        if !self.gravity_enabled {
+            return 0.0;
+        }
+        let g = self.config.gravity.as_dvec2();
+        self.bodies()
+            .filter(|(_, b)| b.inverse_mass > 0.0)
+            .map(|(_, b)| -f64::from(b.mass()) * g.dot(b.position.as_dvec2()))
+            .sum()
+    }
+
+    /// A hash of every body's handle, position, velocity and angle (bit-exact), for
+    /// determinism checks.
+    pub fn state_hash(&self) -> u64 {
+        // FNV-1a over the raw bits.
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        let mut feed = |bits: u64| {
+            for byte in bits.to_le_bytes() {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        for (handle, body) in self.bodies() {
+            feed(handle.to_bits());
+            for x in [
+                body.position.x,
+                body.position.y,
+                body.velocity.x,
+                body.velocity.y,
+                body.angle,
+                body.angular_velocity,
+            ] {
+                feed(u64::from(x.to_bits()));
+            }
+            feed(u64::from(body.sleeping));
+        }
+        hash
+    }
+
+    // ----------------------------------------------------------------------------------
+    // Internals
+    // ----------------------------------------------------------------------------------
+
+    fn handle_bits(&self, index: u32) -> u64 {
+        (u64::from(self.slots[index as usize].generation) << 32) | u64::from(index)
+    }
+
+    fn slot_of(&self, handle: BodyHandle) -> Result<usize, PhysicsError> {
+        match self.slots.get(handle.index as usize) {
+            Some(slot) if slot.generation == handle.generation && slot.body.is_some() => {
+                Ok(handle.index as usize)
+            }
+            _ => Err(PhysicsError::StaleHandle(handle)),
+        }
+    }
+
+    fn dynamic_slot_of(&self, handle: BodyHandle) -> Result<usize, PhysicsError> {
+        let index = self.slot_of(handle)?;
+        match &self.slots[index].body {
+            Some(b) if b.kind == BodyKind::Dynamic => Ok(index),
+            _ => Err(PhysicsError::NotDynamic(handle)),
+        }
+    }
+
+    fn held_slot_of(&self, handle: BodyHandle) -> Result<usize, PhysicsError> {
+        let index = self.dynamic_slot_of(handle)?;
+        match &self.slots[index].body {
+            Some(b) if b.held => Ok(index),
+            _ => Err(invalid("handle", handle, "a body that is held (call grab first)")),
+        }
+    }
+
+    fn contains_point(&self, p: Vec2) -> bool {
+        p.cmpge(self.bounds_min).all() && p.cmple(self.bounds_max).all()
+    }
+
+    /// `target` moved so the body of slot `index` fits in the world (centred if it cannot).
+    fn clamp_inside(&self, index: usize, target: Vec2) -> Vec2 {
+        let half = self.slots[index].body.as_ref().map_or(Vec2::ZERO, |b| b.shape.half_size());
+        let low = self.bounds_min + half;
+        let high = self.bounds_max - half;
+        let centre = 0.5 * (self.bounds_min + self.bounds_max);
+        Vec2::new(
+            if low.x <= high.x { target.x.clamp(low.x, high.x) } else { centre.x },
+            if low.y <= high.y { target.y.clamp(low.y, high.y) } else { centre.y },
+        )
+    }
+
+    fn wake_slot(&mut self, index: usize) {
+        let island = self.slots[index].body.as_ref().and_then(|b| b.sleep_island);
+        if let Some(id) = island {
+            self.wake_island(id);
+        }
+    }
+
+    /// Wakes a whole sleeping island (R-SLP-4).
+    fn wake_island(&mut self, id: u32) {
+        let Some(members) = self.sleeping_islands.remove(&id) else { return };
+        for index in members {
+            if let Some(body) = self.slots[index as usize].body.as_mut() {
+                body.sleeping = false;
+                body.sleep_island = None;
+                body.rest_time = 0.0;
+            }
+        }
+        self.stats.sleeping_islands = self.sleeping_islands.len();
+    }
+
+    /// Wakes sleepers whose boxes touch slot `index`'s box (a static or teleported body
+    /// changes their support without a contact telling them).
+    fn wake_near(&mut self, index: usize) {
+        let Some(body) = &self.slots[index].body else { return };
+        let (min, max) = body.aabb();
+        let margin = Vec2::splat(1.0);
+        let touched: Vec<u32> = self
+            .slots
+            .iter()
+            .filter_map(|s| s.body.as_ref())
+            .filter(|b| b.sleeping)
+            .filter(|b| {
+                let (bmin, bmax) = b.aabb();
+                bmin.cmple(max + margin).all() && (min - margin).cmple(bmax).all()
+            })
+            .filter_map(|b| b.sleep_island)
+            .collect();
+        for id in touched {
+            self.wake_island(id);
+        }
+    }
+}
+
+/// Moves under the solver this step: dynamic and not asleep.
+fn is_awake_dynamic(body: &Body) -> bool {
+    body.kind == BodyKind::Dynamic && !body.sleeping
+}
