@@ -41,7 +41,7 @@
 //! let config = PhysicsConfig::default();
 //! let mut world = World::new(Vec2::new(800.0, 600.0), config.clone()).unwrap();
 //! let ball = world.add_body(BodyDesc::circle(20.0, Vec2::new(400.0, 100.0))).unwrap();
-//! for _ in 0..240 {
+//! for _ in 0..720 {
 //!     world.step(config.time_step).unwrap();
 //! }
 //! let resting = world.body(ball).unwrap().position();

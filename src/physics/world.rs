@@ -72,6 +72,8 @@ pub struct StepStats {
     pub awake_islands: usize,
     /// Sleeping islands.
     pub sleeping_islands: usize,
+    /// Contacts that started from last step's impulses (warm start, §6).
+    pub warm_started: usize,
     /// Bodies the emergency brake had to push back this step (§10).
     pub braked: usize,
     /// Time per phase.
@@ -437,6 +439,7 @@ impl World {
     fn solve_velocities(&mut self) {
         self.load_solver_bodies();
         let threshold = self.config.warm_start_normal_threshold;
+        let mut warm_started = 0;
         for (contact, key) in self.contacts.iter_mut().zip(&self.contact_keys) {
             if let Some(cached) = self.warm_start_cache.get(key) {
                 // A normal that turned too far makes the old impulse meaningless (R-SI-2).
@@ -444,9 +447,11 @@ impl World {
                     contact.normal_impulse = cached.normal_impulse;
                     contact.tangent_impulse = cached.tangent_impulse;
                     contact.rolling_impulse = cached.rolling_impulse;
+                    warm_started += 1;
                 }
             }
         }
+        self.stats.warm_started = warm_started;
         contact_solver::prepare(
             &mut self.contacts,
             &self.solver,
@@ -886,6 +891,11 @@ impl World {
             angle: body.angle,
             angular_velocity: body.angular_velocity,
         }
+    }
+
+    /// Drops every impulse kept for warm starting, so the next step solves from zero.
+    pub fn forget_contact_impulses(&mut self) {
+        self.warm_start_cache.clear();
     }
 
     /// Wakes a body's island (no-op when awake).

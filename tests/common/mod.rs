@@ -1,0 +1,74 @@
+//! Helpers shared by the physics tests.
+#![allow(dead_code)]
+
+use bevy_sandbox_physics::physics::{BodyDesc, BodyHandle, PhysicsConfig, World};
+use glam::Vec2;
+
+/// Default time step, 1/120 s.
+pub const DT: f32 = 1.0 / 120.0;
+
+/// Asserts |actual − expected| ≤ tolerance, with both values in the message.
+#[track_caller]
+pub fn assert_close(actual: f32, expected: f32, tolerance: f32, what: &str) {
+    assert!(
+        (actual - expected).abs() <= tolerance,
+        "{what}: got {actual}, expected {expected} ± {tolerance} (off by {})",
+        (actual - expected).abs()
+    );
+}
+
+/// Asserts |actual − expected| ≤ relative·|expected|.
+#[track_caller]
+pub fn assert_relative(actual: f32, expected: f32, relative: f32, what: &str) {
+    assert_close(actual, expected, relative * expected.abs(), what);
+}
+
+/// A world of `size` with `config`.
+pub fn world_with(size: Vec2, config: PhysicsConfig) -> World {
+    World::new(size, config).expect("valid world")
+}
+
+/// A default 800 × 600 world.
+pub fn world() -> World {
+    world_with(Vec2::new(800.0, 600.0), PhysicsConfig::default())
+}
+
+/// Config without gravity.
+pub fn no_gravity() -> PhysicsConfig {
+    PhysicsConfig { gravity: Vec2::ZERO, ..PhysicsConfig::default() }
+}
+
+/// Steps `n` times at the config's time step.
+pub fn run(world: &mut World, n: usize) {
+    let dt = world.config().time_step;
+    for _ in 0..n {
+        world.step(dt).expect("step");
+    }
+}
+
+/// Adds a body, panicking with the error if refused.
+pub fn add(world: &mut World, desc: BodyDesc) -> BodyHandle {
+    world.add_body(desc).expect("valid body")
+}
+
+/// Position of a body.
+pub fn pos(world: &World, h: BodyHandle) -> Vec2 {
+    world.body(h).expect("body exists").position()
+}
+
+/// Velocity of a body.
+pub fn vel(world: &World, h: BodyHandle) -> Vec2 {
+    world.body(h).expect("body exists").velocity()
+}
+
+/// Steps until every dynamic body sleeps or `max_steps` pass; returns the steps taken.
+pub fn run_until_asleep(world: &mut World, max_steps: usize) -> Option<usize> {
+    let dt = world.config().time_step;
+    for i in 1..=max_steps {
+        world.step(dt).expect("step");
+        if world.bodies().all(|(_, b)| !b.is_dynamic() || b.is_sleeping()) {
+            return Some(i);
+        }
+    }
+    None
+}

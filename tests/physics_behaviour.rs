@@ -1,0 +1,383 @@
+//! Behaviour the spec names without a closed-form number: warm starting, restitution rules,
+//! waking, the emergency brake, drag and throw.
+
+mod common;
+
+use bevy_sandbox_physics::physics::{
+    BodyDesc, BodyHandle, Material, PhysicsConfig, VelocityTracker, World,
+};
+use common::*;
+use glam::Vec2;
+
+/// Three circles: two on the floor, one resting on both (two contacts), settled.
+fn circle_heap(config: PhysicsConfig) -> (World, BodyHandle) {
+    let mut w = world_with(Vec2::new(800.0, 600.0), config);
+    let r = 30.0;
+    add(&mut w, BodyDesc::circle(r, Vec2::new(370.0, 600.0 - r)));
+    add(&mut w, BodyDesc::circle(r, Vec2::new(430.0, 600.0 - r)));
+    let top = add(&mut w, BodyDesc::circle(r, Vec2::new(400.0, 600.0 - r - 52.0)));
+    (w, top)
+}
+
+fn impulses(w: &World) -> Vec<f32> {
+    w.contacts().map(|c| c.normal_impulse).collect()
+}
+
+/// R-SI-2: last step's impulses are applied first, but dropped when the normal turned
+/// (n_old·n_new < 0.95). The top circle of a heap is moved sideways: by 2 px its contact
+/// normal turns by about 2° and keeps its impulse; by 25 px it turns by about 24° and the
+/// impulse is dropped, while the unchanged floor contacts still start warm.
+#[test]
+fn warm_start_is_dropped_when_the_normal_turns_r_si_2() {
+    let config = PhysicsConfig { sleeping_enabled: false, ..PhysicsConfig::default() };
+    for (shift, turned) in [(2.0, false), (25.0, true)] {
+        let (mut w, top) = circle_heap(config.clone());
+        run(&mut w, 120);
+        let contacts_before = w.contacts().count();
+        assert_eq!(w.stats().warm_started, contacts_before, "a resting heap starts warm");
+        let p = pos(&w, top);
+        w.set_position(top, p + Vec2::new(shift, 0.0)).unwrap();
+        w.step(DT).unwrap();
+        let contacts = w.contacts().count();
+        let body_contacts = w.contacts().filter(|c| c.a.is_some()).count();
+        assert!(body_contacts >= 1);
+        if turned {
+            assert_eq!(w.stats().warm_started, contacts - body_contacts, "shift {shift}");
+        } else {
+            assert_eq!(w.stats().warm_started, contacts, "shift {shift}");
+        }
+    }
+    // And the impulses matter: a fresh solve from zero gives other results after one pass.
+    let one_pass = PhysicsConfig { velocity_iterations: 1, ..config };
+    let (mut w, _) = circle_heap(one_pass);
+    run(&mut w, 120);
+    let mut cold = w.clone();
+    cold.forget_contact_impulses();
+    w.step(DT).unwrap();
+    cold.step(DT).unwrap();
+    assert_eq!(cold.stats().warm_started, 0);
+    assert_ne!(impulses(&w), impulses(&cold));
+}
+
+/// R-SI-2: warm starting makes a resting stack converge: the contact impulse under a
+/// resting box equals its weight per step (m·g·dt) within 1 %.
+#[test]
+fn a_resting_contact_carries_the_weight_per_step_r_si_2() {
+    let mut w = world();
+    let h = add(&mut w, BodyDesc::rect(Vec2::splat(40.0), Vec2::new(400.0, 579.0)));
+    run(&mut w, 30);
+    let weight = w.body(h).unwrap().mass() * 980.0 * DT;
+    let floor: f32 = w.contacts().filter(|c| c.a.is_none()).map(|c| c.normal_impulse).sum();
+    assert_relative(floor, weight, 0.01, "normal impulse = m·g·dt");
+}
+
+/// R-RES-3: e = max(e_A, e_B): a rubber ball bounces off a wooden box; walls have e = 0 so
+/// the body's material alone counts.
+#[test]
+fn restitution_mixes_by_maximum_r_res_3() {
+    let mut w = world_with(Vec2::new(400.0, 600.0), no_gravity());
+    let dead = Material { density: 1.0, friction: 0.5, restitution: 0.0 };
+    let block = add(
+        &mut w,
+        BodyDesc::rect(Vec2::splat(60.0), Vec2::new(200.0, 400.0)).with_material(dead).fixed(),
+    );
+    let ball = add(
+        &mut w,
+        BodyDesc::circle(20.0, Vec2::new(200.0, 200.0))
+            .with_material(Material::RUBBER)
+            .with_velocity(Vec2::new(0.0, 300.0)),
+    );
+    run(&mut w, 120);
+    assert!(w.contains(block));
+    assert_close(vel(&w, ball).y, -0.8 * 300.0, 0.5, "rubber on a dead block bounces with e = 0.8");
+}
+
+/// R-RES-4: below restitution_threshold (50 px/s) nothing bounces.
+#[test]
+fn slow_impacts_do_not_bounce_r_res_4() {
+    let mut w = world_with(Vec2::new(400.0, 600.0), no_gravity());
+    let ball = add(
+        &mut w,
+        BodyDesc::circle(20.0, Vec2::new(200.0, 500.0))
+            .with_material(Material::RUBBER)
+            .with_velocity(Vec2::new(0.0, 40.0)),
+    );
+    run(&mut w, 360); // 80 px to the floor at 40 px/s: 2 s
+    assert!(vel(&w, ball).y.abs() < 1e-3, "a 40 px/s impact must not bounce: {}", vel(&w, ball));
+    let fast = add(
+        &mut w,
+        BodyDesc::circle(20.0, Vec2::new(100.0, 500.0))
+            .with_material(Material::RUBBER)
+            .with_velocity(Vec2::new(0.0, 60.0)),
+    );
+    run(&mut w, 240); // 80 px at 60 px/s: 1.3 s
+    assert_close(vel(&w, fast).y, -48.0, 0.1, "60 px/s bounces at e = 0.8");
+}
+
+/// R-RES-6 / R-DRAG-2: a held body pressed against an obstacle does not bounce off it, feels
+/// no gravity and never sleeps.
+#[test]
+fn a_held_body_neither_bounces_nor_falls_nor_sleeps_r_res_6_r_drag_2() {
+    let mut w = world();
+    let ball = add(
+        &mut w,
+        BodyDesc::circle(20.0, Vec2::new(400.0, 300.0)).with_material(Material::RUBBER),
+    );
+    w.grab(ball).unwrap();
+    // Held still in the air for 2 s: no gravity, no sleep.
+    run(&mut w, 240);
+    assert_close(pos(&w, ball).y, 300.0, 0.01, "carried by the hand");
+    assert!(!w.body(ball).unwrap().is_sleeping());
+    // Pressed into the floor: it rests against it, no bounce.
+    w.set_drag_target(ball, Vec2::new(400.0, 700.0)).unwrap();
+    let mut max_up = 0.0_f32;
+    for _ in 0..240 {
+        w.step(DT).unwrap();
+        max_up = max_up.max(-vel(&w, ball).y);
+    }
+    assert!(max_up < 1.0, "held body bounced up at {max_up} px/s");
+    assert!(pos(&w, ball).y <= 580.0 + 0.5, "target clamped inside the world");
+    assert!(!w.body(ball).unwrap().is_sleeping());
+}
+
+/// A tower of `n` boxes resting asleep on the floor.
+fn sleeping_tower(n: usize) -> (World, Vec<BodyHandle>) {
+    let scene = bevy_sandbox_physics::physics::scenes::tower(n, 40.0);
+    let mut w = scene.build(PhysicsConfig::default()).unwrap();
+    let handles: Vec<_> = w.handles().collect();
+    assert!(run_until_asleep(&mut w, 600).is_some(), "tower falls asleep");
+    (w, handles)
+}
+
+fn all_awake(w: &World, handles: &[BodyHandle]) -> bool {
+    handles.iter().all(|&h| w.body(h).is_some_and(|b| !b.is_sleeping()))
+}
+
+/// R-SLP-4: a touch by an awake body wakes the whole island.
+#[test]
+fn a_touch_wakes_the_whole_island_r_slp_4() {
+    let (mut w, handles) = sleeping_tower(5);
+    let top = pos(&w, handles[4]);
+    // 25 px above the top box: it lands after about 0.23 s.
+    add(&mut w, BodyDesc::circle(15.0, top - Vec2::new(0.0, 60.0)));
+    run(&mut w, 10);
+    assert!(!all_awake(&w, &handles), "still asleep before the touch");
+    run(&mut w, 40);
+    assert!(all_awake(&w, &handles), "the ball landing on the top box woke the whole tower");
+}
+
+/// R-SLP-4: grabbing any body wakes its island.
+#[test]
+fn grabbing_wakes_the_whole_island_r_slp_4() {
+    let (mut w, handles) = sleeping_tower(5);
+    w.grab(handles[2]).unwrap();
+    assert!(all_awake(&w, &handles));
+}
+
+/// R-SLP-4: toggling gravity wakes everything.
+#[test]
+fn toggling_gravity_wakes_everything_r_slp_4() {
+    let (mut w, handles) = sleeping_tower(5);
+    w.set_gravity_enabled(false);
+    assert!(all_awake(&w, &handles));
+    let (mut w, handles) = sleeping_tower(3);
+    let mut config = w.config().clone();
+    config.gravity = Vec2::new(300.0, 980.0);
+    w.set_config(config).unwrap();
+    assert!(all_awake(&w, &handles), "a config change wakes everything too");
+}
+
+/// R-SLP-4: deleting the bottom box of a sleeping stack wakes the island and the boxes
+/// above fall.
+#[test]
+fn deleting_the_bottom_box_makes_the_boxes_above_fall_r_slp_4() {
+    let (mut w, handles) = sleeping_tower(5);
+    let before: Vec<f32> = handles[1..].iter().map(|&h| pos(&w, h).y).collect();
+    w.remove_body(handles[0]).unwrap();
+    assert!(all_awake(&w, &handles[1..]));
+    run(&mut w, 120);
+    for (h, y0) in handles[1..].iter().zip(before) {
+        // Each falls by the removed box's height (40 px) onto the one below.
+        assert_close(pos(&w, *h).y - y0, 40.0, 1.5, "fell one box height");
+    }
+}
+
+/// R-SLP-3: sleepers are neither integrated nor solved: positions stay bit-identical.
+#[test]
+fn sleeping_bodies_do_not_move_at_all_r_slp_3() {
+    let (mut w, handles) = sleeping_tower(4);
+    let before: Vec<Vec2> = handles.iter().map(|&h| pos(&w, h)).collect();
+    run(&mut w, 240);
+    let after: Vec<Vec2> = handles.iter().map(|&h| pos(&w, h)).collect();
+    assert_eq!(before, after);
+    assert!(handles.iter().all(|&h| vel(&w, h) == Vec2::ZERO));
+    let island = w.body(handles[0]).unwrap().sleep_island();
+    assert!(
+        island.is_some() && handles.iter().all(|&h| w.body(h).unwrap().sleep_island() == island),
+        "one island"
+    );
+}
+
+/// R-SLP-2: walls join no islands: two boxes apart on the floor are two islands.
+#[test]
+fn walls_do_not_join_islands_r_slp_2() {
+    let mut w = world();
+    add(&mut w, BodyDesc::rect(Vec2::splat(40.0), Vec2::new(200.0, 580.0)));
+    add(&mut w, BodyDesc::rect(Vec2::splat(40.0), Vec2::new(600.0, 580.0)));
+    run(&mut w, 10);
+    assert_eq!(w.islands().len(), 2);
+    assert_eq!(w.stats().awake_islands, 2);
+}
+
+/// R-POS-3: ordinary impacts at max speed never trigger the emergency brake, and a held body
+/// squeezing another into a wall leaves no body deeper than max_wall_penetration.
+#[test]
+fn the_emergency_brake_only_acts_in_extreme_cases_r_pos_3() {
+    let mut w = world();
+    let max = w.config().max_speed;
+    for (i, dir) in [Vec2::X, -Vec2::X, Vec2::Y, -Vec2::Y].into_iter().enumerate() {
+        add(
+            &mut w,
+            BodyDesc::circle(12.0, Vec2::new(300.0 + 60.0 * i as f32, 300.0))
+                .with_velocity(dir * max),
+        );
+        add(
+            &mut w,
+            BodyDesc::rect(Vec2::splat(24.0), Vec2::new(320.0 + 60.0 * i as f32, 200.0))
+                .with_velocity(dir * max),
+        );
+    }
+    for _ in 0..240 {
+        w.step(DT).unwrap();
+        assert_eq!(w.stats().braked, 0, "an impact at max speed reached the brake");
+    }
+    // A heavy held box drives a light ball into the right wall.
+    let mut w = world();
+    let ball =
+        add(&mut w, BodyDesc::circle(20.0, Vec2::new(700.0, 580.0)).with_material(Material::WOOD));
+    let steel = Material { density: 1000.0, ..Material::STEEL };
+    let ram = add(
+        &mut w,
+        BodyDesc::rect(Vec2::splat(80.0), Vec2::new(560.0, 560.0)).with_material(steel),
+    );
+    w.grab(ram).unwrap();
+    w.set_drag_target(ram, Vec2::new(800.0, 560.0)).unwrap();
+    for _ in 0..240 {
+        w.step(DT).unwrap();
+        for (_, b) in w.bodies() {
+            for wall in w.walls() {
+                let depth = wall.penetration(&b.shape(), b.position());
+                assert!(
+                    depth <= w.config().max_wall_penetration + 1e-3,
+                    "{depth} px inside a wall"
+                );
+            }
+        }
+    }
+    assert!(w.contains(ball), "squeezed, never lost");
+}
+
+/// R-DRAG-1: a held body pushes a light body away and is stopped by a wall.
+#[test]
+fn a_held_body_pushes_light_bodies_and_is_stopped_by_walls_r_drag_1() {
+    let mut w = world();
+    let light =
+        add(&mut w, BodyDesc::circle(15.0, Vec2::new(450.0, 585.0)).with_material(Material::WOOD));
+    let held = add(
+        &mut w,
+        BodyDesc::rect(Vec2::splat(60.0), Vec2::new(300.0, 570.0)).with_material(Material::STEEL),
+    );
+    run(&mut w, 30);
+    w.grab(held).unwrap();
+    let start = pos(&w, light).x;
+    w.set_drag_target(held, Vec2::new(600.0, 560.0)).unwrap();
+    run(&mut w, 120);
+    assert!(pos(&w, light).x > start + 100.0, "the light ball was pushed along");
+    assert!(
+        (pos(&w, held) - Vec2::new(600.0, 560.0)).length() < 40.0,
+        "held box reached its target"
+    );
+    // The target beyond the wall is clamped; the body stops at the wall, not through it.
+    w.set_drag_target(held, Vec2::new(5000.0, 560.0)).unwrap();
+    assert_eq!(w.body(held).unwrap().drag_target(), Some(Vec2::new(770.0, 560.0)));
+    run(&mut w, 240);
+    assert!(pos(&w, held).x <= 770.0 + 1.0, "stopped by the wall: {}", pos(&w, held));
+    assert!(w.contains(light));
+    assert!(pos(&w, light).x <= 800.0 - 15.0 + w.config().max_wall_penetration);
+}
+
+/// R-DRAG-1: a held body is stopped by a heavy static obstacle instead of passing through.
+#[test]
+fn a_held_body_is_stopped_by_a_heavy_obstacle_r_drag_1() {
+    let mut w = world();
+    let wall = add(&mut w, BodyDesc::rect(Vec2::new(40.0, 400.0), Vec2::new(400.0, 400.0)).fixed());
+    let held = add(&mut w, BodyDesc::circle(20.0, Vec2::new(200.0, 300.0)));
+    w.grab(held).unwrap();
+    w.set_drag_target(held, Vec2::new(600.0, 300.0)).unwrap();
+    run(&mut w, 240);
+    assert!(w.contains(wall));
+    assert!(pos(&w, held).x < 400.0 - 20.0 - 20.0 + 2.0, "stayed on its side: {}", pos(&w, held));
+}
+
+/// R-DRAG-3: releasing with a still pointer drops the body; a moving pointer throws it.
+#[test]
+fn release_throws_with_the_tracked_velocity_and_a_still_pointer_drops_r_drag_3() {
+    for (moving, expect_throw) in [(true, true), (false, false)] {
+        let mut w = world();
+        let h = add(&mut w, BodyDesc::circle(20.0, Vec2::new(200.0, 300.0)));
+        w.grab(h).unwrap();
+        let mut tracker = VelocityTracker::new(w.config().tracker_window, w.config().tracker_tau);
+        let mut pointer = Vec2::new(200.0, 300.0);
+        for frame in 0..60 {
+            let t = frame as f64 / 60.0;
+            // Moves at 400 px/s all along, or (when `moving` is false) stops after 1/3 s.
+            if moving || frame < 20 {
+                pointer.x = 200.0 + 400.0 * t as f32;
+            }
+            tracker.push(t, pointer);
+            w.set_drag_target(h, pointer).unwrap();
+            run(&mut w, 2);
+        }
+        w.release(h, tracker.velocity()).unwrap();
+        let v = vel(&w, h);
+        if expect_throw {
+            assert_close(v.x, 400.0, 10.0, "thrown with the pointer velocity");
+        } else {
+            assert!(v.length() < 5.0, "still pointer: the body just drops ({v})");
+        }
+        run(&mut w, 1);
+        assert!(vel(&w, h).y > 0.0, "gravity acts again after release");
+    }
+}
+
+/// R-DRAG-4: while paused, dragging moves the body directly and gives it no velocity.
+#[test]
+fn paused_drag_moves_the_body_directly_r_drag_4() {
+    let mut w = world();
+    let h = add(&mut w, BodyDesc::circle(20.0, Vec2::new(200.0, 300.0)));
+    w.grab(h).unwrap();
+    w.move_held_directly(h, Vec2::new(500.0, 200.0)).unwrap();
+    assert_eq!(pos(&w, h), Vec2::new(500.0, 200.0));
+    assert_eq!(vel(&w, h), Vec2::ZERO);
+    w.move_held_directly(h, Vec2::new(-100.0, 200.0)).unwrap();
+    assert_eq!(pos(&w, h), Vec2::new(20.0, 200.0), "clamped inside the world");
+    w.release(h, Vec2::ZERO).unwrap();
+    assert_eq!(vel(&w, h), Vec2::ZERO, "no throw");
+}
+
+/// R-STEP-1: the drag controller sets the held body's velocity before the step:
+/// v = (target − x)·rate, so one step covers rate·dt = 1/2 of the way.
+#[test]
+fn the_drag_controller_acts_before_the_step_r_step_1_r_drag_1() {
+    let mut w = world_with(Vec2::new(800.0, 600.0), no_gravity());
+    let h = add(&mut w, BodyDesc::circle(20.0, Vec2::new(200.0, 300.0)));
+    w.grab(h).unwrap();
+    w.set_drag_target(h, Vec2::new(210.0, 300.0)).unwrap();
+    w.step(DT).unwrap();
+    assert_close(vel(&w, h).x, 10.0 * 60.0, 1e-3, "v = (target − x)·rate");
+    assert_close(pos(&w, h).x, 205.0, 1e-3, "x += v·dt = 5 px, half the way");
+    // Far targets are approached at most at max_speed (§12).
+    w.set_drag_target(h, Vec2::new(700.0, 300.0)).unwrap();
+    w.step(DT).unwrap();
+    assert_close(vel(&w, h).length(), w.config().max_speed, 1e-2, "clamped");
+}
