@@ -2,7 +2,9 @@
 
 mod common;
 
-use bevy_sandbox_physics::physics::contact_solver::{self, SolverBodies, SolverContact};
+use bevy_sandbox_physics::physics::contact_solver::{
+    self, SolverBodies, SolverBody, SolverContact,
+};
 use bevy_sandbox_physics::physics::{BodyDesc, Material, PhysicsConfig, Shape};
 use common::*;
 use glam::Vec2;
@@ -283,18 +285,18 @@ fn speeds_are_clamped_to_the_tunnelling_limit_r_tun_1() {
 /// `Δp·a + Δp²·b = 0` with `a = 2·[n·(V_B − V_A) + ω_B (ρ_B × n) − ω_A (ρ_A × n)]` and
 /// `b = 1/m_A + 1/m_B + (ρ_A × n)²/I_A + (ρ_B × n)²/I_B`. The notes apply +Δp to A; with
 /// our convention (+Δp on B) the non-zero root is `Δp = −a/b`, the minimum `−a/(2b)`.
-fn energy_balance(bodies: &SolverBodies, c: &SolverContact) -> (f32, f32) {
+fn energy_balance(bodies: &[SolverBody], c: &SolverContact) -> (f32, f32) {
     let cross = |u: Vec2, v: Vec2| u.x * v.y - u.y * v.x;
     let (i, j) = (c.a as usize, c.b as usize);
     let n = c.normal;
     let a = 2.0
-        * (n.dot(bodies.velocity[j] - bodies.velocity[i])
-            + bodies.angular_velocity[j] * cross(c.r_b, n)
-            - bodies.angular_velocity[i] * cross(c.r_a, n));
-    let b = bodies.inverse_mass[i]
-        + bodies.inverse_mass[j]
-        + cross(c.r_a, n).powi(2) * bodies.inverse_inertia[i]
-        + cross(c.r_b, n).powi(2) * bodies.inverse_inertia[j];
+        * (n.dot(bodies[j].velocity - bodies[i].velocity)
+            + bodies[j].angular_velocity * cross(c.r_b, n)
+            - bodies[i].angular_velocity * cross(c.r_a, n));
+    let b = bodies[i].inverse_mass
+        + bodies[j].inverse_mass
+        + cross(c.r_a, n).powi(2) * bodies[i].inverse_inertia
+        + cross(c.r_b, n).powi(2) * bodies[j].inverse_inertia;
     (a, b)
 }
 
@@ -307,8 +309,14 @@ fn solver_impulse_is_the_root_of_the_energy_balance_r_theory_1() {
     for (e, root) in [(1.0, 1.0), (0.0, 0.5)] {
         let mut bodies = SolverBodies::default();
         let (va, vb) = (Vec2::new(150.0, 20.0), Vec2::new(-80.0, 5.0));
-        bodies.push(va, 1.5, va, 1.5, 1.0 / 3.0, 1.0 / 400.0, false);
-        bodies.push(vb, -0.7, vb, -0.7, 1.0 / 5.0, 1.0 / 900.0, false);
+        let body = |velocity, angular_velocity, inverse_mass, inverse_inertia| SolverBody {
+            velocity,
+            angular_velocity,
+            inverse_mass,
+            inverse_inertia,
+        };
+        bodies.push(body(va, 1.5, 1.0 / 3.0, 1.0 / 400.0), (va, 1.5), false);
+        bodies.push(body(vb, -0.7, 1.0 / 5.0, 1.0 / 900.0), (vb, -0.7), false);
         let normal = Vec2::new(1.0, 0.3).normalize();
         let mut contact = SolverContact::new(
             0,
@@ -322,19 +330,19 @@ fn solver_impulse_is_the_root_of_the_energy_balance_r_theory_1() {
             e,
             0.0,
         );
-        let (a, b) = energy_balance(&bodies, &contact);
+        let (a, b) = energy_balance(&bodies.bodies, &contact);
         assert!(a < 0.0, "approaching");
         let energy = |s: &SolverBodies| -> f32 {
             (0..2)
                 .map(|k| {
-                    0.5 * s.velocity[k].length_squared() / s.inverse_mass[k]
-                        + 0.5 * s.angular_velocity[k].powi(2) / s.inverse_inertia[k]
+                    0.5 * s.bodies[k].velocity.length_squared() / s.bodies[k].inverse_mass
+                        + 0.5 * s.bodies[k].angular_velocity.powi(2) / s.bodies[k].inverse_inertia
                 })
                 .sum()
         };
         let before = energy(&bodies);
         contact_solver::prepare(std::slice::from_mut(&mut contact), &bodies, 0.0);
-        contact_solver::solve(std::slice::from_mut(&mut contact), &mut bodies);
+        contact_solver::solve(std::slice::from_mut(&mut contact), &mut bodies.bodies);
         let expected = -root * a / b;
         assert_relative(contact.normal_impulse, expected, 1e-5, &format!("impulse at e = {e}"));
         let after = energy(&bodies);

@@ -34,22 +34,55 @@ use glam::Vec2;
 
 use super::math::{cross, cross_scalar_vec, inverse_or_zero, tangent};
 
-/// The velocities and inverse masses the solver works on, one entry per solver index
-/// (bodies by slot, then the four walls with inverse mass 0).
+/// What the inner loop reads and writes of one body: 20 bytes, so a body's velocity and its
+/// inverse masses arrive in one cache line.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SolverBody {
+    /// Linear velocity, px/s.
+    pub velocity: Vec2,
+    /// Angular velocity, rad/s.
+    pub angular_velocity: f32,
+    /// 1/m, 0 for walls, static and sleeping bodies.
+    pub inverse_mass: f32,
+    /// 1/I, 0 for walls, rectangles, static and sleeping bodies.
+    pub inverse_inertia: f32,
+}
+
+impl SolverBody {
+    /// Applies impulse `p` at lever arm `r` and an angular impulse `angular`, with `sign`
+    /// +1 for B and −1 for A (actio = reactio).
+    #[inline]
+    fn apply(&mut self, sign: f32, r: Vec2, p: Vec2, angular: f32) {
+        self.velocity += p * (sign * self.inverse_mass);
+        self.angular_velocity += sign * self.inverse_inertia * (cross(r, p) + angular);
+    }
+}
+
+/// The velocity of B's contact point relative to A's, along the unit direction `d`, with the
+/// levers `(r_A × d, r_B × d)`:
+/// `v_rel·d = (v_B − v_A)·d + ω_B (r_B × d) − ω_A (r_A × d)`, because `(ω × r)·d = ω (r × d)`.
+#[inline]
+fn relative_speed(a: &SolverBody, b: &SolverBody, d: Vec2, levers: (f32, f32)) -> f32 {
+    (b.velocity - a.velocity).dot(d) + b.angular_velocity * levers.1 - a.angular_velocity * levers.0
+}
+
+/// Applies `λ` along `d` at the given levers: minus on A, plus on B.
+#[inline]
+fn push_apart(a: &mut SolverBody, b: &mut SolverBody, d: Vec2, levers: (f32, f32), lambda: f32) {
+    a.velocity -= d * (lambda * a.inverse_mass);
+    a.angular_velocity -= lambda * a.inverse_inertia * levers.0;
+    b.velocity += d * (lambda * b.inverse_mass);
+    b.angular_velocity += lambda * b.inverse_inertia * levers.1;
+}
+
+/// The bodies the solver works on, one entry per solver index (bodies by slot, then the four
+/// walls with inverse mass 0), and what `prepare` needs of the step start.
 #[derive(Clone, Debug, Default)]
 pub struct SolverBodies {
-    /// Linear velocity, px/s.
-    pub velocity: Vec<Vec2>,
-    /// Angular velocity, rad/s.
-    pub angular_velocity: Vec<f32>,
-    /// Velocity at the start of the step (before gravity and warm start), px/s.
-    pub start_velocity: Vec<Vec2>,
-    /// Angular velocity at the start of the step, rad/s.
-    pub start_angular_velocity: Vec<f32>,
-    /// 1/m, 0 for walls, static and sleeping bodies.
-    pub inverse_mass: Vec<f32>,
-    /// 1/I, 0 for walls, rectangles, static and sleeping bodies.
-    pub inverse_inertia: Vec<f32>,
+    /// Velocities and inverse masses.
+    pub bodies: Vec<SolverBody>,
+    /// Linear and angular velocity at the start of the step (before gravity and warm start).
+    pub start_velocity: Vec<(Vec2, f32)>,
     /// Held by a drag controller: no restitution for its contacts (§7, R-RES-6).
     pub held: Vec<bool>,
 }
@@ -57,51 +90,16 @@ pub struct SolverBodies {
 impl SolverBodies {
     /// Empties all arrays, keeping their memory.
     pub fn clear(&mut self) {
-        self.velocity.clear();
-        self.angular_velocity.clear();
+        self.bodies.clear();
         self.start_velocity.clear();
-        self.start_angular_velocity.clear();
-        self.inverse_mass.clear();
-        self.inverse_inertia.clear();
         self.held.clear();
     }
 
     /// Appends one entry.
-    #[allow(clippy::too_many_arguments)]
-    pub fn push(
-        &mut self,
-        velocity: Vec2,
-        angular_velocity: f32,
-        start_velocity: Vec2,
-        start_angular_velocity: f32,
-        inverse_mass: f32,
-        inverse_inertia: f32,
-        held: bool,
-    ) {
-        self.velocity.push(velocity);
-        self.angular_velocity.push(angular_velocity);
+    pub fn push(&mut self, body: SolverBody, start_velocity: (Vec2, f32), held: bool) {
+        self.bodies.push(body);
         self.start_velocity.push(start_velocity);
-        self.start_angular_velocity.push(start_angular_velocity);
-        self.inverse_mass.push(inverse_mass);
-        self.inverse_inertia.push(inverse_inertia);
         self.held.push(held);
-    }
-
-    /// Applies impulse `p` at lever arms `r_a`, `r_b` (minus on A, plus on B), plus an angular
-    /// impulse `angular` on ω_B − ω_A.
-    #[inline]
-    fn apply(&mut self, a: usize, b: usize, r_a: Vec2, r_b: Vec2, p: Vec2, angular: f32) {
-        self.velocity[a] -= p * self.inverse_mass[a];
-        self.angular_velocity[a] -= self.inverse_inertia[a] * (cross(r_a, p) + angular);
-        self.velocity[b] += p * self.inverse_mass[b];
-        self.angular_velocity[b] += self.inverse_inertia[b] * (cross(r_b, p) + angular);
-    }
-
-    /// Velocity of B's contact point relative to A's.
-    #[inline]
-    fn relative_velocity(&self, a: usize, b: usize, r_a: Vec2, r_b: Vec2) -> Vec2 {
-        (self.velocity[b] + cross_scalar_vec(self.angular_velocity[b], r_b))
-            - (self.velocity[a] + cross_scalar_vec(self.angular_velocity[a], r_a))
     }
 }
 
@@ -128,6 +126,10 @@ pub struct SolverContact {
     pub restitution: f32,
     /// μ_r · r: the rolling impulse is clamped to this times the normal impulse (§9).
     pub rolling_limit: f32,
+    /// `r_A × n`, `r_B × n`: how an impulse along n turns A and B (0 for our shapes, R-IMP-3).
+    pub normal_levers: (f32, f32),
+    /// `r_A × t`, `r_B × t`: how a friction impulse turns A and B.
+    pub tangent_levers: (f32, f32),
     /// Effective mass along the normal, 1/K_n.
     pub normal_mass: f32,
     /// Effective mass along the tangent, 1/K_t.
@@ -170,6 +172,8 @@ impl SolverContact {
             friction,
             restitution,
             rolling_limit,
+            normal_levers: (0.0, 0.0),
+            tangent_levers: (0.0, 0.0),
             normal_mass: 0.0,
             tangent_mass: 0.0,
             rolling_mass: 0.0,
@@ -215,17 +219,20 @@ pub fn collision_impulse(normal_velocity: f32, restitution: f32, k: f32) -> f32 
 pub fn prepare(contacts: &mut [SolverContact], bodies: &SolverBodies, restitution_threshold: f32) {
     for c in contacts {
         let (a, b) = (c.a as usize, c.b as usize);
-        let im = (bodies.inverse_mass[a], bodies.inverse_mass[b]);
-        let ii = (bodies.inverse_inertia[a], bodies.inverse_inertia[b]);
-        c.normal_mass = inverse_or_zero(effective_mass_denominator(im, ii, c.r_a, c.r_b, c.normal));
+        let (body_a, body_b) = (&bodies.bodies[a], &bodies.bodies[b]);
+        let im = (body_a.inverse_mass, body_b.inverse_mass);
+        let ii = (body_a.inverse_inertia, body_b.inverse_inertia);
         let t = tangent(c.normal);
+        c.normal_levers = (cross(c.r_a, c.normal), cross(c.r_b, c.normal));
+        c.tangent_levers = (cross(c.r_a, t), cross(c.r_b, t));
+        c.normal_mass = inverse_or_zero(effective_mass_denominator(im, ii, c.r_a, c.r_b, c.normal));
         c.tangent_mass = inverse_or_zero(effective_mass_denominator(im, ii, c.r_a, c.r_b, t));
         c.rolling_mass = inverse_or_zero(ii.0 + ii.1);
 
-        let start_relative = (bodies.start_velocity[b]
-            + cross_scalar_vec(bodies.start_angular_velocity[b], c.r_b))
-            - (bodies.start_velocity[a]
-                + cross_scalar_vec(bodies.start_angular_velocity[a], c.r_a));
+        let (va, wa) = bodies.start_velocity[a];
+        let (vb, wb) = bodies.start_velocity[b];
+        let start_relative =
+            (vb + cross_scalar_vec(wb, c.r_b)) - (va + cross_scalar_vec(wa, c.r_a));
         let impact = start_relative.dot(c.normal);
         let held = bodies.held[a] || bodies.held[b];
         c.bounce_velocity =
@@ -234,47 +241,51 @@ pub fn prepare(contacts: &mut [SolverContact], bodies: &SolverBodies, restitutio
 }
 
 /// Applies the accumulated impulses carried over from the last step (R-SI-2).
-pub fn warm_start(contacts: &[SolverContact], bodies: &mut SolverBodies) {
+pub fn warm_start(contacts: &[SolverContact], bodies: &mut [SolverBody]) {
     for c in contacts {
         let p = c.normal * c.normal_impulse + tangent(c.normal) * c.tangent_impulse;
-        bodies.apply(c.a as usize, c.b as usize, c.r_a, c.r_b, p, c.rolling_impulse);
+        bodies[c.a as usize].apply(-1.0, c.r_a, p, c.rolling_impulse);
+        bodies[c.b as usize].apply(1.0, c.r_b, p, c.rolling_impulse);
     }
 }
 
 /// One Gauss-Seidel pass over all contacts: normal, then friction, then rolling (R-SI-3).
-pub fn solve(contacts: &mut [SolverContact], bodies: &mut SolverBodies) {
+pub fn solve(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) {
     for c in contacts {
-        let (a, b) = (c.a as usize, c.b as usize);
+        let (ia, ib) = (c.a as usize, c.b as usize);
+        // Work on copies and write back once: the two bodies of a contact are distinct.
+        let (mut a, mut b) = (bodies[ia], bodies[ib]);
 
         // Normal: drive v_n to the bounce target; accumulated P_n ≥ 0 (contacts only push).
-        let v_n = bodies.relative_velocity(a, b, c.r_a, c.r_b).dot(c.normal);
-        let lambda = -c.normal_mass * (v_n - c.bounce_velocity);
-        let accumulated = (c.normal_impulse + lambda).max(0.0);
-        let lambda = accumulated - c.normal_impulse;
+        let v_n = relative_speed(&a, &b, c.normal, c.normal_levers);
+        let accumulated = (c.normal_impulse - c.normal_mass * (v_n - c.bounce_velocity)).max(0.0);
+        push_apart(&mut a, &mut b, c.normal, c.normal_levers, accumulated - c.normal_impulse);
         c.normal_impulse = accumulated;
-        bodies.apply(a, b, c.r_a, c.r_b, c.normal * lambda, 0.0);
 
         // Friction: stop sliding along t = (−n.y, n.x) within |P_t| ≤ μ·P_n (Coulomb, §8).
         // The impulse acts at the contact point, so for circles it also spins them.
         let t = tangent(c.normal);
-        let v_t = bodies.relative_velocity(a, b, c.r_a, c.r_b).dot(t);
+        let v_t = relative_speed(&a, &b, t, c.tangent_levers);
         let limit = c.friction * c.normal_impulse;
-        let accumulated = (c.tangent_impulse - c.tangent_mass * v_t).clamp(-limit, limit);
-        let lambda = accumulated - c.tangent_impulse;
+        let accumulated = (c.tangent_impulse - c.tangent_mass * v_t).max(-limit).min(limit);
+        push_apart(&mut a, &mut b, t, c.tangent_levers, accumulated - c.tangent_impulse);
         c.tangent_impulse = accumulated;
-        bodies.apply(a, b, c.r_a, c.r_b, t * lambda, 0.0);
 
         // Rolling resistance: an angular impulse on ω_B − ω_A with effective mass
         // 1/(1/I_A + 1/I_B), clamped to μ_r·r·P_n, the impulse of the torque M ≤ μ_r·N·r (§9).
-        if c.rolling_mass > 0.0 && c.rolling_limit > 0.0 {
-            let relative_spin = bodies.angular_velocity[b] - bodies.angular_velocity[a];
+        if c.rolling_mass > 0.0 {
+            let relative_spin = b.angular_velocity - a.angular_velocity;
             let limit = c.rolling_limit * c.normal_impulse;
             let accumulated =
-                (c.rolling_impulse - c.rolling_mass * relative_spin).clamp(-limit, limit);
+                (c.rolling_impulse - c.rolling_mass * relative_spin).max(-limit).min(limit);
             let lambda = accumulated - c.rolling_impulse;
             c.rolling_impulse = accumulated;
-            bodies.apply(a, b, Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, lambda);
+            a.angular_velocity -= a.inverse_inertia * lambda;
+            b.angular_velocity += b.inverse_inertia * lambda;
         }
+
+        bodies[ia] = a;
+        bodies[ib] = b;
     }
 }
 
@@ -282,10 +293,19 @@ pub fn solve(contacts: &mut [SolverContact], bodies: &mut SolverBodies) {
 mod tests {
     use super::*;
 
+    fn body(velocity: Vec2, angular_velocity: f32, mass: f32, inertia: f32) -> SolverBody {
+        SolverBody {
+            velocity,
+            angular_velocity,
+            inverse_mass: 1.0 / mass,
+            inverse_inertia: inverse_or_zero(inertia),
+        }
+    }
+
     fn two_bodies(va: Vec2, vb: Vec2, ma: f32, mb: f32) -> SolverBodies {
         let mut bodies = SolverBodies::default();
-        bodies.push(va, 0.0, va, 0.0, 1.0 / ma, 0.0, false);
-        bodies.push(vb, 0.0, vb, 0.0, 1.0 / mb, 0.0, false);
+        bodies.push(body(va, 0.0, ma, 0.0), (va, 0.0), false);
+        bodies.push(body(vb, 0.0, mb, 0.0), (vb, 0.0), false);
         bodies
     }
 
@@ -307,10 +327,10 @@ mod tests {
         )];
         prepare(&mut contacts, &bodies, 50.0);
         for _ in 0..8 {
-            solve(&mut contacts, &mut bodies);
+            solve(&mut contacts, &mut bodies.bodies);
         }
         assert_eq!(contacts[0].normal_impulse, 0.0);
-        assert_eq!(bodies.velocity[1], Vec2::new(10.0, 0.0));
+        assert_eq!(bodies.bodies[1].velocity, Vec2::new(10.0, 0.0));
     }
 
     #[test]
@@ -332,20 +352,24 @@ mod tests {
         )];
         contacts[0].normal_impulse = 5.0;
         prepare(&mut contacts, &bodies, 50.0);
-        warm_start(&contacts, &mut bodies);
-        solve(&mut contacts, &mut bodies);
+        warm_start(&contacts, &mut bodies.bodies);
+        solve(&mut contacts, &mut bodies.bodies);
         // Perfectly inelastic: both end at the common velocity −0.5, impulse 0.5.
         assert!((contacts[0].normal_impulse - 0.5).abs() < 1e-6);
-        assert!((bodies.velocity[0].x + 0.5).abs() < 1e-6);
-        assert!((bodies.velocity[1].x + 0.5).abs() < 1e-6);
+        assert!((bodies.bodies[0].velocity.x + 0.5).abs() < 1e-6);
+        assert!((bodies.bodies[1].velocity.x + 0.5).abs() < 1e-6);
     }
 
     #[test]
     fn normal_impulses_create_no_torque_on_circles_r_imp_3() {
         // Circle A with its lever arm along n: r × n = 0, so K has no rotational term.
         let mut bodies = SolverBodies::default();
-        bodies.push(Vec2::new(100.0, 0.0), 2.0, Vec2::new(100.0, 0.0), 2.0, 1.0, 0.5, false);
-        bodies.push(Vec2::ZERO, 0.0, Vec2::ZERO, 0.0, 1.0, 0.5, false);
+        bodies.push(
+            body(Vec2::new(100.0, 0.0), 2.0, 1.0, 2.0),
+            (Vec2::new(100.0, 0.0), 2.0),
+            false,
+        );
+        bodies.push(body(Vec2::ZERO, 0.0, 1.0, 2.0), (Vec2::ZERO, 0.0), false);
         let mut contacts = [SolverContact::new(
             0,
             1,
@@ -359,8 +383,8 @@ mod tests {
             0.0,
         )];
         prepare(&mut contacts, &bodies, 50.0);
-        solve(&mut contacts, &mut bodies);
-        assert_eq!(bodies.angular_velocity[0], 2.0);
-        assert_eq!(bodies.angular_velocity[1], 0.0);
+        solve(&mut contacts, &mut bodies.bodies);
+        assert_eq!(bodies.bodies[0].angular_velocity, 2.0);
+        assert_eq!(bodies.bodies[1].angular_velocity, 0.0);
     }
 }

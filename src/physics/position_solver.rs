@@ -21,7 +21,7 @@
 
 use glam::Vec2;
 
-use super::contact_solver::SolverContact;
+use super::contact_solver::{SolverBody, SolverContact};
 
 /// The §10 parameters of one projection.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,18 +37,18 @@ pub struct ProjectionSettings {
 }
 
 /// Projects `positions` (indexed like the contacts' solver indices) out of overlap.
-/// `start_positions` are the positions at detection; `inverse_mass` 0 pins a position.
+/// `start_positions` are the positions at detection; a body with inverse mass 0 stays put.
 pub fn project(
     contacts: &[SolverContact],
     positions: &mut [Vec2],
     start_positions: &[Vec2],
-    inverse_mass: &[f32],
+    bodies: &[SolverBody],
     settings: &ProjectionSettings,
 ) {
     for _ in 0..settings.iterations {
         for c in contacts {
             let (a, b) = (c.a as usize, c.b as usize);
-            let (wa, wb) = (inverse_mass[a], inverse_mass[b]);
+            let (wa, wb) = (bodies[a].inverse_mass, bodies[b].inverse_mass);
             let total = wa + wb;
             if total <= 0.0 {
                 continue;
@@ -75,6 +75,10 @@ mod tests {
         SolverContact::new(0, 1, Vec2::Y, depth, Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0.0, 0.0, 0.0)
     }
 
+    fn masses(inverse: [f32; 2]) -> [SolverBody; 2] {
+        inverse.map(|inverse_mass| SolverBody { inverse_mass, ..SolverBody::default() })
+    }
+
     const SETTINGS: ProjectionSettings =
         ProjectionSettings { iterations: 1, factor: 0.4, slop: 0.5, max_correction: 6.0 };
 
@@ -82,7 +86,7 @@ mod tests {
     fn correction_is_split_by_inverse_mass_r_pos_1() {
         let mut positions = [Vec2::ZERO, Vec2::ZERO];
         // A three times heavier than B: A moves a quarter of C, B three quarters.
-        project(&[contact(5.5)], &mut positions, &[Vec2::ZERO; 2], &[1.0, 3.0], &SETTINGS);
+        project(&[contact(5.5)], &mut positions, &[Vec2::ZERO; 2], &masses([1.0, 3.0]), &SETTINGS);
         let c = 0.4 * (5.5 - 0.5);
         assert!((positions[0].y + 0.25 * c).abs() < 1e-6);
         assert!((positions[1].y - 0.75 * c).abs() < 1e-6);
@@ -91,10 +95,16 @@ mod tests {
     #[test]
     fn correction_is_capped_and_leaves_the_slop_r_pos_1() {
         let mut positions = [Vec2::ZERO, Vec2::ZERO];
-        project(&[contact(100.0)], &mut positions, &[Vec2::ZERO; 2], &[0.0, 1.0], &SETTINGS);
+        project(
+            &[contact(100.0)],
+            &mut positions,
+            &[Vec2::ZERO; 2],
+            &masses([0.0, 1.0]),
+            &SETTINGS,
+        );
         assert!((positions[1].y - 6.0).abs() < 1e-6, "capped at max_position_correction");
         let mut positions = [Vec2::ZERO, Vec2::ZERO];
-        project(&[contact(0.5)], &mut positions, &[Vec2::ZERO; 2], &[0.0, 1.0], &SETTINGS);
+        project(&[contact(0.5)], &mut positions, &[Vec2::ZERO; 2], &masses([0.0, 1.0]), &SETTINGS);
         assert_eq!(positions[1], Vec2::ZERO, "depth within the slop is left alone");
     }
 
@@ -102,12 +112,12 @@ mod tests {
     fn current_depth_subtracts_the_displacement_since_detection_r_pos_2() {
         // B already moved 3 px out along n since detection: 5.5 − 3 = 2.5 px remain.
         let mut positions = [Vec2::ZERO, Vec2::new(0.0, 3.0)];
-        project(&[contact(5.5)], &mut positions, &[Vec2::ZERO; 2], &[0.0, 1.0], &SETTINGS);
+        project(&[contact(5.5)], &mut positions, &[Vec2::ZERO; 2], &masses([0.0, 1.0]), &SETTINGS);
         assert!((positions[1].y - (3.0 + 0.4 * 2.0)).abs() < 1e-6);
         // Many passes converge to the slop, never past it.
         let mut positions = [Vec2::ZERO, Vec2::ZERO];
         let many = ProjectionSettings { iterations: 200, ..SETTINGS };
-        project(&[contact(5.5)], &mut positions, &[Vec2::ZERO; 2], &[0.0, 1.0], &many);
+        project(&[contact(5.5)], &mut positions, &[Vec2::ZERO; 2], &masses([0.0, 1.0]), &many);
         assert!((positions[1].y - 5.0).abs() < 1e-3, "{}", positions[1].y);
     }
 }

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use glam::Vec2;
@@ -9,7 +10,7 @@ use glam::Vec2;
 use super::body::{Body, BodyDesc, BodyHandle, BodyKind};
 use super::broad_phase::{BroadPhase, Proxy, ProxyState};
 use super::config::{ConfigError, FieldError, MIN_BODY_SIZE, PhysicsConfig};
-use super::contact_solver::{self, SolverBodies, SolverContact};
+use super::contact_solver::{self, SolverBodies, SolverBody, SolverContact};
 use super::narrow_phase::{self, Wall};
 use super::position_solver;
 use super::union_find::UnionFind;
@@ -133,6 +134,29 @@ pub struct Island {
     pub sleeping: bool,
 }
 
+/// Hashes a pair of handle bits with one multiply per word: the keys are already
+/// well-spread integers, and the default SipHash cost more than the contact solve itself.
+#[derive(Clone, Copy, Debug, Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type PairMap<V> = HashMap<(u64, u64), V, BuildHasherDefault<PairHasher>>;
+
 /// Impulses kept from one step to the next for warm starting (R-SI-2).
 #[derive(Clone, Copy, Debug)]
 struct CachedImpulse {
@@ -175,7 +199,7 @@ pub struct World {
     body_contact_count: usize,
     /// Warm-start key of each contact: the two handles' bits.
     contact_keys: Vec<(u64, u64)>,
-    warm_start_cache: HashMap<(u64, u64), CachedImpulse>,
+    warm_start_cache: PairMap<CachedImpulse>,
     solver: SolverBodies,
     positions: Vec<Vec2>,
     start_positions: Vec<Vec2>,
@@ -208,7 +232,7 @@ impl World {
             contacts: Vec::new(),
             body_contact_count: 0,
             contact_keys: Vec::new(),
-            warm_start_cache: HashMap::new(),
+            warm_start_cache: PairMap::default(),
             solver: SolverBodies::default(),
             positions: Vec::new(),
             start_positions: Vec::new(),
@@ -457,14 +481,14 @@ impl World {
             &self.solver,
             self.config.restitution_threshold,
         );
-        contact_solver::warm_start(&self.contacts, &mut self.solver);
+        contact_solver::warm_start(&self.contacts, &mut self.solver.bodies);
         for _ in 0..self.config.velocity_iterations {
-            contact_solver::solve(&mut self.contacts, &mut self.solver);
+            contact_solver::solve(&mut self.contacts, &mut self.solver.bodies);
         }
-        for (index, slot) in self.slots.iter_mut().enumerate() {
+        for (slot, solved) in self.slots.iter_mut().zip(&self.solver.bodies) {
             if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
-                body.velocity = self.solver.velocity[index];
-                body.angular_velocity = self.solver.angular_velocity[index];
+                body.velocity = solved.velocity;
+                body.angular_velocity = solved.angular_velocity;
             }
         }
         self.store_impulses();
@@ -477,19 +501,20 @@ impl World {
         for slot in &self.slots {
             match &slot.body {
                 Some(b) if is_awake_dynamic(b) => self.solver.push(
-                    b.velocity,
-                    b.angular_velocity,
-                    b.previous_velocity,
-                    b.previous_angular_velocity,
-                    b.inverse_mass,
-                    b.inverse_inertia,
+                    SolverBody {
+                        velocity: b.velocity,
+                        angular_velocity: b.angular_velocity,
+                        inverse_mass: b.inverse_mass,
+                        inverse_inertia: b.inverse_inertia,
+                    },
+                    (b.previous_velocity, b.previous_angular_velocity),
                     b.held,
                 ),
-                _ => self.solver.push(Vec2::ZERO, 0.0, Vec2::ZERO, 0.0, 0.0, 0.0, false),
+                _ => self.solver.push(SolverBody::default(), (Vec2::ZERO, 0.0), false),
             }
         }
         for _ in 0..WALL_COUNT {
-            self.solver.push(Vec2::ZERO, 0.0, Vec2::ZERO, 0.0, 0.0, 0.0, false);
+            self.solver.push(SolverBody::default(), (Vec2::ZERO, 0.0), false);
         }
     }
 
@@ -562,7 +587,7 @@ impl World {
             &self.contacts,
             &mut self.positions,
             &self.start_positions,
-            &self.solver.inverse_mass,
+            &self.solver.bodies,
             &position_solver::ProjectionSettings {
                 iterations: self.config.position_iterations,
                 factor: self.config.position_correction_factor,
@@ -600,6 +625,12 @@ impl World {
                 }
             }
             for wall in &self.walls {
+                // A body centred above cannot fit on this axis: pushing it out of one wall
+                // would push it out of the world through the other (issue 7 regression).
+                let axis = if wall.normal.x != 0.0 { 0 } else { 1 };
+                if 2.0 * half[axis] > max[axis] - min[axis] {
+                    continue;
+                }
                 let depth = wall.penetration(&body.shape, body.position);
                 if depth > limit {
                     body.position += wall.normal * (depth - limit);
