@@ -50,8 +50,10 @@ impl Proxy {
 pub struct BroadPhase {
     /// Proxies in the order of their left edge, rebuilt from the previous order each step.
     sorted: Vec<Proxy>,
-    /// Position of each slot in `sorted` last step (u32::MAX: absent).
-    slot_rank: Vec<u32>,
+    /// Slots in last step's order.
+    order: Vec<u32>,
+    /// For each slot, where its proxy is in this step's input (u32::MAX: absent).
+    input_position: Vec<u32>,
 }
 
 impl BroadPhase {
@@ -77,32 +79,40 @@ impl BroadPhase {
         }
     }
 
-    /// Brings `sorted` up to date: the previous order for known slots, then an insertion sort.
+    /// Brings `sorted` up to date in O(n) plus the insertion sort: last step's order for the
+    /// slots still present, new slots at the end, then an insertion sort by left edge.
     fn sort(&mut self, proxies: &[Proxy]) {
-        let previous_len = self.sorted.len();
-        let max_index = proxies.iter().map(|p| p.index as usize + 1).max().unwrap_or(0);
-        // Place each proxy at its rank of last step; new ones go to the end.
-        let mut ranked: Vec<(u32, Proxy)> = Vec::with_capacity(proxies.len());
-        ranked.extend(proxies.iter().map(|p| {
-            let rank = self.slot_rank.get(p.index as usize).copied().unwrap_or(u32::MAX);
-            (rank, *p)
-        }));
-        let fresh = ranked.iter().filter(|(rank, _)| *rank == u32::MAX).count();
+        let slots = proxies.iter().map(|p| p.index as usize + 1).max().unwrap_or(0);
+        self.input_position.clear();
+        self.input_position.resize(slots.max(self.order.len()), u32::MAX);
+        for (position, proxy) in proxies.iter().enumerate() {
+            self.input_position[proxy.index as usize] = position as u32;
+        }
         self.sorted.clear();
-        if fresh * 8 > previous_len.max(8) {
+        for &slot in &self.order {
+            let position = self.input_position.get(slot as usize).copied().unwrap_or(u32::MAX);
+            if position != u32::MAX {
+                self.sorted.push(proxies[position as usize]);
+                // Taken: a slot appears once.
+                self.input_position[slot as usize] = u32::MAX;
+            }
+        }
+        let known = self.sorted.len();
+        for proxy in proxies {
+            if self.input_position[proxy.index as usize] != u32::MAX {
+                self.sorted.push(*proxy);
+            }
+        }
+        let fresh = self.sorted.len() - known;
+        if fresh * 8 > known.max(8) {
             // Many new proxies: a full sort is cheaper than inserting them one by one.
-            self.sorted.extend(ranked.into_iter().map(|(_, p)| p));
-            self.sorted.sort_by(|a, b| a.min.x.total_cmp(&b.min.x).then(a.index.cmp(&b.index)));
+            self.sorted
+                .sort_unstable_by(|a, b| a.min.x.total_cmp(&b.min.x).then(a.index.cmp(&b.index)));
         } else {
-            ranked.sort_unstable_by_key(|&(rank, p)| (rank, p.index));
-            self.sorted.extend(ranked.into_iter().map(|(_, p)| p));
             insertion_sort(&mut self.sorted);
         }
-        self.slot_rank.clear();
-        self.slot_rank.resize(max_index, u32::MAX);
-        for (rank, proxy) in self.sorted.iter().enumerate() {
-            self.slot_rank[proxy.index as usize] = rank as u32;
-        }
+        self.order.clear();
+        self.order.extend(self.sorted.iter().map(|p| p.index));
     }
 }
 
