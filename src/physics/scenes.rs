@@ -149,6 +149,53 @@ pub fn rain(count: usize, seed: u64) -> Scene {
     Scene { name: format!("rain_{count}"), size: Vec2::new(width, height), bodies }
 }
 
+/// `count` circles of mixed radii (12–20 px) packed in a grid of [`LARGE_ROWS`] rows just
+/// above the floor of a world whose width grows with `count`, with a few px of random
+/// sideways offset so that no column is a perfect (unstable) stack.
+///
+/// The pile is equally deep at every size, so the work per body is the same and the step
+/// time of an engine should grow linearly with `count`: the scene of the scaling curve.
+pub fn large(count: usize, seed: u64) -> Scene {
+    let mut rng = SceneRng::new(seed);
+    let max_radius = 20.0;
+    // 4 px between the largest circles, so nothing overlaps at the start.
+    let cell = 2.0 * max_radius + 4.0;
+    let columns = count.div_ceil(LARGE_ROWS).max(LARGE_ROWS);
+    let width = (columns as f32 + 2.0) * cell;
+    let height = (LARGE_ROWS as f32 * cell * 1.5 + 200.0).max(600.0);
+    let bodies = (0..count)
+        .map(|i| {
+            let (column, row) = (i % columns, i / columns);
+            let jitter = rng.range(-2.0, 2.0);
+            let position = Vec2::new(
+                (column as f32 + 1.5) * cell + jitter,
+                height - (row as f32 + 0.5) * cell - 2.0,
+            );
+            BodyDesc::circle(rng.range(MIN_BODY_SIZE, max_radius), position)
+                .with_material(Material::WOOD)
+        })
+        .collect();
+    Scene { name: format!("large_{count}"), size: Vec2::new(width, height), bodies }
+}
+
+/// Rows of circles in [`large`]: the depth of its pile, whatever the body count.
+pub const LARGE_ROWS: usize = 16;
+
+/// Body counts of the scaling curve, each a [`large`] scene.
+pub const SCALING_COUNTS: [usize; 7] = [250, 500, 1_000, 2_000, 5_000, 10_000, 20_000];
+
+/// The shared benchmark scenes, as Box2D v3 publishes its own (issue 6): a pyramid of
+/// 40-box base (820 boxes of 30 px), a rain of 4000 circles, and mixed pours of 500 and
+/// 2000 circles and boxes. Fixed seeds, so every run and every engine sees the same bodies.
+pub fn benchmarks() -> Vec<Scene> {
+    vec![pyramid(40, 30.0), rain(4_000, 1), mixed(500, 3), mixed(2_000, 3)]
+}
+
+/// The scenes of the scaling curve, one [`large`] scene per entry of [`SCALING_COUNTS`].
+pub fn scaling() -> Vec<Scene> {
+    SCALING_COUNTS.iter().map(|&count| large(count, 5)).collect()
+}
+
 /// One ball of each material preset in a row, dropped from the same height.
 pub fn material_balls(size: Vec2) -> Scene {
     let spacing = size.x / (Material::PRESETS.len() as f32 + 1.0);
@@ -166,6 +213,7 @@ pub fn material_balls(size: Vec2) -> Scene {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::physics::narrow_phase::collide;
 
     #[test]
     fn scenes_are_deterministic_and_valid() {
@@ -176,5 +224,29 @@ mod tests {
             assert_eq!(world.body_count(), scene.bodies.len());
         }
         assert_eq!(pyramid(15, 30.0).bodies.len(), 120);
+    }
+
+    #[test]
+    fn benchmark_scenes_have_their_advertised_sizes_and_start_without_overlap() {
+        let sizes: Vec<usize> = benchmarks().iter().map(|s| s.bodies.len()).collect();
+        assert_eq!(sizes, [820, 4_000, 500, 2_000]);
+        let counts: Vec<usize> = scaling().iter().map(|s| s.bodies.len()).collect();
+        assert_eq!(counts, SCALING_COUNTS);
+        assert_eq!(large(300, 9), large(300, 9));
+        for scene in benchmarks().into_iter().chain([large(1_000, 5)]) {
+            let world = scene.build(PhysicsConfig::default()).expect(&scene.name);
+            assert_eq!(world.body_count(), scene.bodies.len(), "{}", scene.name);
+            let (min, max) = (Vec2::ZERO, scene.size);
+            for (i, a) in scene.bodies.iter().enumerate() {
+                let half = a.shape.half_size();
+                let inside =
+                    (a.position - half).cmpge(min).all() && (a.position + half).cmple(max).all();
+                assert!(inside, "{}: body {i} starts in a wall", scene.name);
+                for b in &scene.bodies[i + 1..] {
+                    let touching = collide(&a.shape, a.position, &b.shape, b.position);
+                    assert!(touching.is_none(), "{}: bodies overlap at the start", scene.name);
+                }
+            }
+        }
     }
 }
