@@ -2,6 +2,25 @@
 //!
 //! * [`physics`]: the engine, pure Rust (glam and std). It builds without Bevy
 //!   (`--no-default-features`) and can be used and benchmarked on its own.
+//! * `plugin` (feature `bevy`, on by default): [`SandboxPhysicsPlugin`], the components,
+//!   interpolated transforms, run-time controls and debug gizmos.
+//! * [`prelude`]: what an app needs, `use bevy_sandbox_physics::prelude::*;`.
 #![warn(missing_docs)]
 
 pub mod physics;
+#[cfg(feature = "bevy")]
+pub mod plugin;
+
+#[cfg(feature = "bevy")]
+pub use plugin::SandboxPhysicsPlugin;
+
+/// The types an app uses most.
+pub mod prelude {
+    pub use crate::physics::{Material, PhysicsConfig};
+    #[cfg(feature = "bevy")]
+    pub use crate::plugin::{
+        AngularVelocity, BodyContact, Collider, Contact, LinearVelocity, NoInterpolation,
+        PhysicsBounds, PhysicsControls, PhysicsDebugDraw, PhysicsMaterial, PhysicsPose,
+        PhysicsSystems, PhysicsWarning, PhysicsWorld, RigidBody, SandboxPhysicsPlugin, Sleeping,
+    };
+}

@@ -1,0 +1,253 @@
+//! The components that are the user's interface to the simulation.
+//!
+//! Spawning a [`Collider`] with a [`Transform`] is enough: the collider requires the other
+//! components ([`RigidBody`], [`PhysicsMaterial`], [`LinearVelocity`], [`AngularVelocity`],
+//! [`PhysicsPose`]) and Bevy inserts their defaults (a dynamic wooden body at rest).
+//!
+//! All values are in Bevy's world frame: px, y up, angles counter-clockwise (see
+//! [`coords`](super::coords) for the mapping to the spec's y-down frame).
+//!
+//! | component | who writes it | effect |
+//! |---|---|---|
+//! | [`Collider`], [`RigidBody`] | you | the body is (re)built on the next step |
+//! | [`PhysicsMaterial`] | you | new density, friction, restitution on the next step |
+//! | [`Transform`] | the plugin every frame; you to teleport | a teleport takes effect on the next step and wakes the island |
+//! | [`LinearVelocity`], [`AngularVelocity`] | the plugin after every step; you to push | a write takes effect on the next step and wakes the island |
+//! | [`Sleeping`] | the plugin only | present while the body's island sleeps |
+//! | [`PhysicsPose`] | the plugin only | the last two physics poses, for interpolation |
+//! | [`NoInterpolation`] | you | the body is drawn at its latest physics pose |
+
+use bevy::prelude::*;
+
+use crate::physics::{BodyKind, Material, Shape};
+
+/// Whether the body moves (dynamic) or stays where it is put (static).
+///
+/// Changing it rebuilds the body on the next step.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub enum RigidBody {
+    /// Moved by gravity, contacts and velocity writes.
+    #[default]
+    Dynamic,
+    /// Never moves (infinite mass); teleporting it still works.
+    Static,
+}
+
+impl RigidBody {
+    /// The core's body kind.
+    pub fn kind(self) -> BodyKind {
+        match self {
+            RigidBody::Dynamic => BodyKind::Dynamic,
+            RigidBody::Static => BodyKind::Static,
+        }
+    }
+}
+
+/// The shape of a body: a circle or an axis-aligned rectangle (§2), sizes in px.
+///
+/// Sizes must lie in `MIN_BODY_SIZE ..= MAX_BODY_SIZE` (12 ..= 10 000 px for the radius and
+/// each half extent, §12). A collider outside that range is refused with a warning naming the
+/// field and the range; the entity is then not simulated (or, if it was, keeps its old shape).
+///
+/// Rectangles never rotate; a rotation written to their `Transform` is ignored.
+/// `Transform::scale` does not scale the collider.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Debug, PartialEq, Clone)]
+#[require(Transform, RigidBody, PhysicsMaterial, LinearVelocity, AngularVelocity, PhysicsPose)]
+pub enum Collider {
+    /// A disc.
+    Circle {
+        /// Radius in px.
+        radius: f32,
+    },
+    /// An axis-aligned rectangle.
+    Rectangle {
+        /// Half width and half height in px.
+        half_extents: Vec2,
+    },
+}
+
+impl Collider {
+    /// A circle of `radius` px.
+    pub fn circle(radius: f32) -> Self {
+        Collider::Circle { radius }
+    }
+
+    /// A rectangle `width` × `height` px (full sizes, as Bevy's `Rectangle::new`).
+    pub fn rectangle(width: f32, height: f32) -> Self {
+        Collider::Rectangle { half_extents: Vec2::new(width, height) * 0.5 }
+    }
+
+    /// The core's shape.
+    pub fn shape(self) -> Shape {
+        match self {
+            Collider::Circle { radius } => Shape::Circle { radius },
+            Collider::Rectangle { half_extents } => Shape::Rect { half_extents },
+        }
+    }
+
+    /// The collider of a core shape.
+    pub fn from_shape(shape: Shape) -> Self {
+        match shape {
+            Shape::Circle { radius } => Collider::Circle { radius },
+            Shape::Rect { half_extents } => Collider::Rectangle { half_extents },
+        }
+    }
+}
+
+/// Density, friction and restitution; the presets of the core are associated constants.
+///
+/// Contacts mix friction as `√(μ_A·μ_B)` and restitution as `max(e_A, e_B)` (§7, §8).
+/// Changing it takes effect on the next step and wakes the body's island. Default: wood.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct PhysicsMaterial(pub Material);
+
+impl PhysicsMaterial {
+    /// Rubber: light, grippy, bouncy.
+    pub const RUBBER: Self = Self(Material::RUBBER);
+    /// Wood: the default.
+    pub const WOOD: Self = Self(Material::WOOD);
+    /// Steel: heavy.
+    pub const STEEL: Self = Self(Material::STEEL);
+    /// Ice: slippery, hardly bounces.
+    pub const ICE: Self = Self(Material::ICE);
+}
+
+/// Linear velocity in px/s, Bevy frame (y up).
+///
+/// The plugin writes the simulated value after every step. A value you write takes effect on
+/// the next step (clamped to `max_speed`) and wakes the body's island; static bodies ignore it.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct LinearVelocity(pub Vec2);
+
+/// Angular velocity in rad/s, Bevy frame (counter-clockwise positive).
+///
+/// Only circles turn; rectangles keep 0. Written like [`LinearVelocity`].
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct AngularVelocity(pub f32);
+
+/// Present while the body's island sleeps (§11). Maintained by the plugin: inserting or
+/// removing it yourself changes nothing (it is corrected after the next step). To wake a
+/// body, write its velocity or teleport it.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct Sleeping;
+
+/// Opt-out of interpolation: the body is drawn at its latest physics pose instead of
+/// `lerp(previous, current, overstep_fraction)`, e.g. for a body you teleport every frame.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct NoInterpolation;
+
+/// A position and angle in Bevy's frame.
+#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Default, Debug, PartialEq, Clone)]
+pub struct BodyPose {
+    /// Centre in px.
+    pub translation: Vec2,
+    /// Angle in rad, counter-clockwise; not wrapped, so it interpolates across turns.
+    pub angle: f32,
+}
+
+impl BodyPose {
+    /// `lerp(self, other, alpha)` for both the translation and the angle.
+    pub fn lerp(self, other: BodyPose, alpha: f32) -> BodyPose {
+        BodyPose {
+            translation: self.translation.lerp(other.translation, alpha),
+            angle: self.angle + (other.angle - self.angle) * alpha,
+        }
+    }
+}
+
+/// The body's physics pose at the start and at the end of the last fixed step (R-FIX-2).
+///
+/// Read-only: written by the plugin after every fixed run. Each frame the plugin draws the body
+/// at `previous.lerp(current, overstep_fraction)`. It also remembers what the plugin itself
+/// last wrote to `Transform` and the velocities, so that a write of yours can be told apart
+/// from the plugin's own (a value that differs from the remembered one is yours).
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct PhysicsPose {
+    previous: BodyPose,
+    current: BodyPose,
+    /// `Transform` translation (x, y) and rotation as last written or read by the plugin.
+    pub(crate) written_translation: Option<Vec2>,
+    pub(crate) written_rotation: Quat,
+    /// Velocities as last written by the plugin (Bevy frame).
+    pub(crate) written_velocity: Vec2,
+    pub(crate) written_angular_velocity: f32,
+}
+
+impl PhysicsPose {
+    /// The pose at the start of the last step.
+    pub fn previous(&self) -> BodyPose {
+        self.previous
+    }
+
+    /// The pose after the last step: where the simulation has the body now.
+    pub fn current(&self) -> BodyPose {
+        self.current
+    }
+
+    /// The pose drawn at render fraction `alpha` ∈ [0, 1].
+    pub fn interpolated(&self, alpha: f32) -> BodyPose {
+        self.previous.lerp(self.current, alpha.clamp(0.0, 1.0))
+    }
+
+    pub(crate) fn set(&mut self, previous: BodyPose, current: BodyPose) {
+        self.previous = previous;
+        self.current = current;
+    }
+
+    /// Remembers `transform` as the plugin's own value.
+    pub(crate) fn remember_transform(&mut self, transform: &Transform) {
+        self.written_translation = Some(transform.translation.truncate());
+        self.written_rotation = transform.rotation;
+    }
+
+    /// Whether `transform` differs from what the plugin last wrote: someone teleported it.
+    pub(crate) fn transform_moved(&self, transform: &Transform) -> bool {
+        self.written_translation != Some(transform.translation.truncate())
+            || self.written_rotation != transform.rotation
+    }
+
+    /// Whether the translation (x, y) of `transform` differs from the plugin's value.
+    pub(crate) fn translation_moved(&self, transform: &Transform) -> bool {
+        self.written_translation != Some(transform.translation.truncate())
+    }
+
+    /// Whether the rotation of `transform` differs from the plugin's value.
+    pub(crate) fn rotation_moved(&self, transform: &Transform) -> bool {
+        self.written_rotation != transform.rotation
+    }
+}
+
+/// The angle of a rotation about z (counter-clockwise, rad).
+pub(crate) fn rotation_angle(rotation: Quat) -> f32 {
+    2.0 * rotation.z.atan2(rotation.w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotation_angle_inverts_from_rotation_z() {
+        for angle in [0.0, 0.3, -1.2, 3.0] {
+            assert!((rotation_angle(Quat::from_rotation_z(angle)) - angle).abs() < 1e-5);
+        }
+        assert_eq!(rotation_angle(Quat::IDENTITY), 0.0);
+    }
+
+    #[test]
+    fn collider_round_trips_through_the_core_shape() {
+        for collider in [Collider::circle(20.0), Collider::rectangle(40.0, 30.0)] {
+            assert_eq!(Collider::from_shape(collider.shape()), collider);
+        }
+        assert_eq!(Collider::rectangle(40.0, 30.0).shape(), Shape::rect(40.0, 30.0));
+    }
+}

@@ -1,0 +1,127 @@
+//! Run-time controls: pause, single step, gravity, clear, and the walls (world bounds).
+//!
+//! Both resources are plain data that any system (a keyboard binding, the egui panel, a
+//! test) may write; [`apply_controls`] hands them to the core in
+//! [`PhysicsSystems::Prepare`](super::PhysicsSystems), so a change takes effect on the next
+//! step.
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+
+use super::components::Collider;
+use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use crate::physics::MIN_BODY_SIZE;
+
+/// Pause, single step, gravity and clear.
+#[derive(Resource, Reflect, Clone, Debug, PartialEq, Eq)]
+#[reflect(Resource, Default, Debug, PartialEq, Clone)]
+pub struct PhysicsControls {
+    /// While true, the fixed loop keeps running but the world does not step; bodies stay
+    /// drawn at their last pose. Default false.
+    pub paused: bool,
+    /// Run exactly one step while paused. The plugin sets it back to false after the step
+    /// (and ignores it while running).
+    pub single_step: bool,
+    /// Whether gravity acts. Switching it wakes every body (R-SLP-4). Default true.
+    pub gravity_enabled: bool,
+    /// Despawn every entity with a [`Collider`] on the next fixed run. The plugin sets it
+    /// back to false.
+    pub clear_requested: bool,
+}
+
+impl Default for PhysicsControls {
+    fn default() -> Self {
+        Self { paused: false, single_step: false, gravity_enabled: true, clear_requested: false }
+    }
+}
+
+impl PhysicsControls {
+    /// Pauses or resumes.
+    pub fn toggle_pause(&mut self) {
+        self.paused = !self.paused;
+    }
+
+    /// Asks for one step while paused.
+    pub fn request_single_step(&mut self) {
+        self.single_step = true;
+    }
+
+    /// Switches gravity on or off.
+    pub fn toggle_gravity(&mut self) {
+        self.gravity_enabled = !self.gravity_enabled;
+    }
+
+    /// Asks to despawn every body (reset).
+    pub fn request_clear(&mut self) {
+        self.clear_requested = true;
+    }
+}
+
+/// The walls: the rectangle bodies are kept in, in Bevy world coordinates (px, y up).
+///
+/// Write it to move the walls; bodies left outside are pushed back in over the next steps.
+/// Each side must be at least 24 px long (2 · `MIN_BODY_SIZE`); a smaller rectangle is refused
+/// with a warning and the resource is reset. With
+/// [`SandboxPhysicsPlugin::walls_follow_window`](super::SandboxPhysicsPlugin::walls_follow_window)
+/// the plugin keeps it equal to the primary window's rectangle around the origin (the view of
+/// a default `Camera2d` at the origin).
+#[derive(Resource, Reflect, Clone, Copy, Debug, PartialEq, Deref, DerefMut)]
+#[reflect(Resource, Debug, PartialEq, Clone)]
+pub struct PhysicsBounds(pub Rect);
+
+/// Hands [`PhysicsControls`] and [`PhysicsBounds`] to the core.
+pub fn apply_controls(
+    mut controls: ResMut<PhysicsControls>,
+    mut bounds: ResMut<PhysicsBounds>,
+    mut physics: ResMut<PhysicsWorld>,
+    bodies: Query<Entity, With<Collider>>,
+    mut commands: Commands,
+    mut warnings: MessageWriter<PhysicsWarning>,
+) {
+    if controls.gravity_enabled != physics.world().gravity_enabled() {
+        physics.world_mut().set_gravity_enabled(controls.gravity_enabled);
+    }
+    if controls.clear_requested {
+        controls.clear_requested = false;
+        physics.clear();
+        for entity in &bodies {
+            commands.entity(entity).try_despawn();
+        }
+    }
+    if bounds.is_changed() {
+        let mapping = physics.mapping();
+        let (min, max) = mapping.rect_to_core(bounds.0);
+        if (min, max) != physics.world().bounds()
+            && let Err(error) = physics.world_mut().set_bounds(min, max)
+        {
+            let (min, max) = physics.world().bounds();
+            let kept = mapping.rect_to_bevy(min, max);
+            let message = format!(
+                "PhysicsBounds {:?} refused ({error}); the walls stay at {kept:?}",
+                bounds.0
+            );
+            warn!("{message}");
+            warnings.write(PhysicsWarning { entity: None, message });
+            bounds.0 = kept;
+        }
+    }
+}
+
+/// Keeps [`PhysicsBounds`] equal to the primary window's rectangle centred on the origin.
+///
+/// Does nothing without a window (headless) and while the window is too small for a body
+/// (minimised).
+pub fn follow_window(
+    windows: Query<&Window, (With<PrimaryWindow>, Changed<Window>)>,
+    mut bounds: ResMut<PhysicsBounds>,
+) {
+    let Ok(window) = windows.single() else { return };
+    let size = window.size();
+    if size.x < 2.0 * MIN_BODY_SIZE || size.y < 2.0 * MIN_BODY_SIZE {
+        return;
+    }
+    let rect = Rect::from_center_size(Vec2::ZERO, size);
+    if bounds.0 != rect {
+        bounds.0 = rect;
+    }
+}

@@ -1,0 +1,46 @@
+//! Drawing bodies between two physics steps (§3, R-FIX-1, R-FIX-2).
+//!
+//! The simulation runs at a fixed 120 Hz, the screen at whatever rate it likes. Drawing the
+//! latest physics pose would show a body moving 2 steps in one 60 Hz frame and 0 or 1 in a
+//! 144 Hz frame: visible stutter. Instead each frame draws
+//!
+//! ```text
+//! pose = lerp(previous, current, alpha),   alpha = Time<Fixed>::overstep_fraction()
+//! ```
+//!
+//! where `previous` and `current` are the poses before and after the last step
+//! ([`PhysicsPose`]) and `alpha` is the part of a step that has accumulated since. At constant
+//! velocity the drawn position is then exactly the physics trajectory one step in the past,
+//! so it advances by the same amount every frame of the same length. This is the scheme of
+//! Bevy's `physics_in_fixed_timestep` example, and the "Fix your timestep" article by Glenn
+//! Fiedler.
+//!
+//! A body with [`NoInterpolation`] is drawn at `current`. A `Transform` someone else wrote
+//! since the last frame (a teleport waiting for the next step) is left alone.
+
+use bevy::prelude::*;
+
+use super::components::{NoInterpolation, PhysicsPose};
+use super::physics_world::PhysicsWorld;
+
+/// Writes every simulated body's `Transform` (x, y and rotation; z and scale are kept).
+pub fn interpolate_transforms(
+    fixed: Res<Time<Fixed>>,
+    physics: Res<PhysicsWorld>,
+    mut bodies: Query<(Entity, &mut PhysicsPose, &mut Transform, Has<NoInterpolation>)>,
+) {
+    let alpha = fixed.overstep_fraction().clamp(0.0, 1.0);
+    for (entity, mut pose, mut transform, snap) in &mut bodies {
+        if physics.handle(entity).is_none() || pose.transform_moved(&transform) {
+            continue;
+        }
+        let drawn = if snap { pose.current() } else { pose.interpolated(alpha) };
+        let translation = drawn.translation.extend(transform.translation.z);
+        let rotation = Quat::from_rotation_z(drawn.angle);
+        if transform.translation != translation || transform.rotation != rotation {
+            transform.translation = translation;
+            transform.rotation = rotation;
+            pose.remember_transform(&transform);
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! The Bevy layer: [`SandboxPhysicsPlugin`], the components, interpolated transforms, run-time
+//! controls and debug drawing. The physics itself is the core in [`crate::physics`]; this
+//! layer adds none of its own (the test `plugin_matches_core` checks it step by step).
+//!
+//! # Schedule
+//! The core steps in `FixedUpdate`, with `Time<Fixed>` at `1/time_step` Hz (120 Hz by
+//! default), in three chained [`PhysicsSystems`] sets users can order against:
+//!
+//! 1. [`PhysicsSystems::Prepare`]: config, controls and walls go to the core; new and changed
+//!    bodies are built; the user's teleports, velocities and materials are applied.
+//! 2. [`PhysicsSystems::Step`]: one `World::step(time_step)` (none while paused).
+//! 3. [`PhysicsSystems::Writeback`]: poses, velocities and the sleeping marker go back into the
+//!    components.
+//!
+//! Then, once per frame in `Update`, [`PhysicsSystems::Interpolate`] writes every body's
+//! `Transform` at `lerp(previous, current, overstep_fraction)` (R-FIX-2), and the debug
+//! drawing follows it. `Time<Virtual>`'s max delta is `time_step · max_steps_per_frame`, so a
+//! long frame runs at most `max_steps_per_frame` steps and drops the rest of the backlog
+//! (R-FIX-1).
+//!
+//! # Frames
+//! Everything public here is in Bevy's world frame (px, y up, counter-clockwise angles),
+//! except [`PhysicsConfig`], which is the core's type and keeps its y-down gravity
+//! `(0, +980)`. The mapping lives in [`coords`].
+
+pub mod components;
+pub mod config;
+pub mod controls;
+pub mod coords;
+pub mod debug_draw;
+pub mod interpolation;
+pub mod physics_world;
+pub mod sync;
+
+use bevy::gizmos::config::GizmoConfigStore;
+use bevy::prelude::*;
+
+pub use components::{
+    AngularVelocity, BodyPose, Collider, LinearVelocity, NoInterpolation, PhysicsMaterial,
+    PhysicsPose, RigidBody, Sleeping,
+};
+pub use controls::{PhysicsBounds, PhysicsControls};
+pub use coords::CoordinateMapping;
+pub use debug_draw::PhysicsDebugDraw;
+pub use physics_world::{BodyContact, Contact, PhysicsWarning, PhysicsWorld};
+
+use crate::physics::{PhysicsConfig, World};
+
+/// The default world: 1280 × 720 px centred on the origin, the view of a default `Camera2d`
+/// in a window of that size.
+pub const DEFAULT_BOUNDS: Rect =
+    Rect { min: Vec2::new(-640.0, -360.0), max: Vec2::new(640.0, 360.0) };
+
+/// The plugin's system sets, in the order they run.
+///
+/// `Prepare`, `Step` and `Writeback` are chained in `FixedUpdate`; `Interpolate` runs in
+/// `Update`. Order your systems against them, e.g. `.before(PhysicsSystems::Prepare)` to push
+/// bodies on the coming step, `.after(PhysicsSystems::Writeback)` to read its results.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PhysicsSystems {
+    /// `FixedUpdate`: config, controls, new bodies and user writes go to the core.
+    Prepare,
+    /// `FixedUpdate`: one step of the core world.
+    Step,
+    /// `FixedUpdate`: results go back into the components.
+    Writeback,
+    /// `Update`: interpolated `Transform`s (and, after them, the debug drawing).
+    Interpolate,
+}
+
+/// Runs the physics core in a Bevy app.
+///
+/// ```no_run
+/// use bevy::prelude::*;
+/// use bevy_sandbox_physics::prelude::*;
+///
+/// App::new()
+///     .add_plugins((DefaultPlugins, SandboxPhysicsPlugin::default().debug_draw(true)))
+///     .add_systems(Startup, |mut commands: Commands| {
+///         commands.spawn(Camera2d);
+///         commands.spawn((Collider::circle(20.0), Transform::from_xyz(0.0, 200.0, 0.0)));
+///     })
+///     .run();
+/// ```
+#[derive(Clone, Debug)]
+pub struct SandboxPhysicsPlugin {
+    /// The initial config (an app that already has a `PhysicsConfig` resource keeps that one).
+    pub config: PhysicsConfig,
+    /// The initial walls in Bevy world coordinates. Their top-left corner becomes the core's
+    /// origin for good. Default [`DEFAULT_BOUNDS`].
+    pub bounds: Rect,
+    /// Keep the walls at the primary window's rectangle around the origin. Default false.
+    pub walls_follow_window: bool,
+    /// Start with the debug drawing on ([`PhysicsDebugDraw::enabled`]). Default false.
+    pub debug_draw: bool,
+}
+
+impl Default for SandboxPhysicsPlugin {
+    fn default() -> Self {
+        Self {
+            config: PhysicsConfig::default(),
+            bounds: DEFAULT_BOUNDS,
+            walls_follow_window: false,
+            debug_draw: false,
+        }
+    }
+}
+
+impl SandboxPhysicsPlugin {
+    /// With this initial config.
+    pub fn config(mut self, config: PhysicsConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// With these initial walls (Bevy world coordinates).
+    pub fn bounds(mut self, bounds: Rect) -> Self {
+        self.bounds = bounds;
+        self
+    }
+
+    /// With the walls following the primary window or not.
+    pub fn walls_follow_window(mut self, follow: bool) -> Self {
+        self.walls_follow_window = follow;
+        self
+    }
+
+    /// With the debug drawing on or off at start.
+    pub fn debug_draw(mut self, enabled: bool) -> Self {
+        self.debug_draw = enabled;
+        self
+    }
+
+    /// The core world for the plugin's settings; invalid ones fall back to the defaults
+    /// with a warning.
+    fn build_world(&self, config: &mut PhysicsConfig) -> (World, Rect) {
+        let mut bounds = self.bounds;
+        if let Err(error) = config.validate() {
+            warn!("SandboxPhysicsPlugin: config refused, using the defaults: {error}");
+            *config = PhysicsConfig::default();
+        }
+        loop {
+            match World::new(bounds.size(), config.clone()) {
+                Ok(world) => return (world, bounds),
+                Err(error) if bounds != DEFAULT_BOUNDS => {
+                    warn!(
+                        "SandboxPhysicsPlugin: bounds {bounds:?} refused ({error}); using {:?}",
+                        DEFAULT_BOUNDS
+                    );
+                    bounds = DEFAULT_BOUNDS;
+                }
+                // The defaults are valid; the core's own tests prove it.
+                Err(error) => panic!("the default physics world is invalid: {error}"),
+            }
+        }
+    }
+}
+
+impl Plugin for SandboxPhysicsPlugin {
+    fn build(&self, app: &mut App) {
+        let mut config =
+            app.world().get_resource::<PhysicsConfig>().cloned().unwrap_or(self.config.clone());
+        let (world, bounds) = self.build_world(&mut config);
+        let mapping = CoordinateMapping::from_bounds(bounds);
+
+        app.insert_resource(config)
+            .insert_resource(PhysicsWorld::new(world, mapping))
+            .insert_resource(PhysicsBounds(bounds))
+            .init_resource::<PhysicsControls>()
+            .insert_resource(PhysicsDebugDraw { enabled: self.debug_draw, ..default() })
+            .add_message::<PhysicsWarning>()
+            .register_type::<PhysicsConfig>()
+            .register_type::<crate::physics::Material>()
+            .register_type::<PhysicsControls>()
+            .register_type::<PhysicsBounds>()
+            .register_type::<PhysicsDebugDraw>()
+            .register_type::<Collider>()
+            .register_type::<RigidBody>()
+            .register_type::<PhysicsMaterial>()
+            .register_type::<LinearVelocity>()
+            .register_type::<AngularVelocity>()
+            .register_type::<Sleeping>()
+            .register_type::<NoInterpolation>()
+            .register_type::<PhysicsPose>();
+
+        app.configure_sets(
+            FixedUpdate,
+            (PhysicsSystems::Prepare, PhysicsSystems::Step, PhysicsSystems::Writeback).chain(),
+        )
+        .add_systems(
+            FixedUpdate,
+            (
+                (
+                    config::apply_config,
+                    controls::apply_controls,
+                    sync::register_bodies,
+                    sync::apply_user_writes,
+                )
+                    .chain()
+                    .in_set(PhysicsSystems::Prepare),
+                sync::step_world.in_set(PhysicsSystems::Step),
+                sync::write_back.in_set(PhysicsSystems::Writeback),
+            ),
+        )
+        .add_systems(
+            Update,
+            interpolation::interpolate_transforms.in_set(PhysicsSystems::Interpolate),
+        )
+        .add_observer(sync::remove_body);
+
+        if self.walls_follow_window {
+            app.add_systems(PreUpdate, controls::follow_window);
+        }
+    }
+
+    fn finish(&self, app: &mut App) {
+        // Time the fixed loop now that `TimePlugin` has certainly inserted its clocks.
+        let config = app.world().resource::<PhysicsConfig>().clone();
+        let world = app.world_mut();
+        let mut fixed = world.get_resource::<Time<Fixed>>().copied().unwrap_or_default();
+        let mut virtual_time = world.get_resource::<Time<Virtual>>().copied().unwrap_or_default();
+        config::retime(&config, &mut fixed, &mut virtual_time);
+        world.insert_resource(fixed);
+        world.insert_resource(virtual_time);
+
+        if app.world().contains_resource::<GizmoConfigStore>() {
+            app.add_systems(
+                Update,
+                debug_draw::draw_debug
+                    .after(PhysicsSystems::Interpolate)
+                    .run_if(|draw: Res<PhysicsDebugDraw>| draw.enabled),
+            );
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! The [`PhysicsWorld`] resource: the core [`World`], the entity ↔ body map, and the read-back
+//! of contacts in Bevy's frame.
+
+use std::collections::HashMap;
+
+use bevy::ecs::entity::EntityHashMap;
+use bevy::prelude::*;
+
+use super::coords::CoordinateMapping;
+use crate::physics::math::tangent;
+use crate::physics::{BodyHandle, World};
+
+/// A change the plugin refused (an invalid config, collider, material, teleport or bounds).
+///
+/// The same text is logged with `warn!`; the message lets a UI show it. It names the field
+/// and the allowed range. Nothing changed in the simulation.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct PhysicsWarning {
+    /// The entity concerned, if any.
+    pub entity: Option<Entity>,
+    /// What was refused and why.
+    pub message: String,
+}
+
+/// A contact of the last step, in Bevy's frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// Body A, or `None` for a wall.
+    pub a: Option<Entity>,
+    /// Body B.
+    pub b: Entity,
+    /// Contact point, px.
+    pub point: Vec2,
+    /// Unit normal from A to B (for a wall: out of the wall, into the world).
+    pub normal: Vec2,
+    /// Depth at detection, px (≥ 0).
+    pub depth: f32,
+    /// Accumulated normal impulse of the step (≥ 0).
+    pub normal_impulse: f32,
+    /// Total impulse on B (normal and friction), px·mass/s; A received the opposite.
+    pub impulse: Vec2,
+}
+
+/// One contact of a given body, seen from that body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyContact {
+    /// The other body, or `None` for a wall.
+    pub other: Option<Entity>,
+    /// Contact point, px.
+    pub point: Vec2,
+    /// Unit normal pointing from this body towards the other one (or into the wall).
+    pub normal: Vec2,
+    /// Depth at detection, px (≥ 0).
+    pub depth: f32,
+    /// Accumulated normal impulse of the step (≥ 0).
+    pub normal_impulse: f32,
+    /// Total impulse this body received in the step.
+    pub impulse: Vec2,
+}
+
+/// The simulation: the core [`World`] (in the spec's y-down frame) and which entity owns
+/// which body.
+///
+/// Read contacts with [`contacts`](Self::contacts) and [`contacts_of`](Self::contacts_of);
+/// everything they return is in Bevy's frame.
+#[derive(Resource)]
+pub struct PhysicsWorld {
+    world: World,
+    mapping: CoordinateMapping,
+    handles: EntityHashMap<BodyHandle>,
+    entities: HashMap<BodyHandle, Entity>,
+    stepped: bool,
+}
+
+impl PhysicsWorld {
+    pub(crate) fn new(world: World, mapping: CoordinateMapping) -> Self {
+        Self {
+            world,
+            mapping,
+            handles: EntityHashMap::default(),
+            entities: HashMap::new(),
+            stepped: false,
+        }
+    }
+
+    /// The core world, in the spec's y-down frame (convert with [`mapping`](Self::mapping)).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The core world, mutable: for what the components do not cover, such as
+    /// [`World::grab`], [`World::set_drag_target`] and [`World::release`] (drag and throw).
+    ///
+    /// Add and remove bodies through entities, not here: a body added here has no entity, so
+    /// no component shows it and [`contacts`](Self::contacts) leaves it out.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// The conversion between Bevy's frame and the core's.
+    pub fn mapping(&self) -> CoordinateMapping {
+        self.mapping
+    }
+
+    /// The body of `entity`, if it is simulated.
+    pub fn handle(&self, entity: Entity) -> Option<BodyHandle> {
+        self.handles.get(&entity).copied()
+    }
+
+    /// The entity of a body.
+    pub fn entity(&self, handle: BodyHandle) -> Option<Entity> {
+        self.entities.get(&handle).copied()
+    }
+
+    /// The number of simulated entities.
+    pub fn len(&self) -> usize {
+        self.handles.len()
+    }
+
+    /// Whether no entity is simulated.
+    pub fn is_empty(&self) -> bool {
+        self.handles.is_empty()
+    }
+
+    /// Steps taken so far.
+    pub fn step_count(&self) -> u64 {
+        self.world.step_count()
+    }
+
+    /// Whether the last fixed run stepped the world (false while paused).
+    pub fn stepped_last_run(&self) -> bool {
+        self.stepped
+    }
+
+    /// Whether `entity`'s body sleeps (§11).
+    pub fn is_sleeping(&self, entity: Entity) -> bool {
+        self.handle(entity)
+            .and_then(|h| self.world.body(h))
+            .is_some_and(crate::physics::Body::is_sleeping)
+    }
+
+    /// The contacts of the last step, in Bevy's frame (bodies without an entity are left out).
+    pub fn contacts(&self) -> impl Iterator<Item = Contact> + '_ {
+        self.world.contacts().filter_map(move |c| {
+            let a = match c.a {
+                Some(handle) => Some(self.entity(handle)?),
+                None => None,
+            };
+            let impulse = c.normal * c.normal_impulse + tangent(c.normal) * c.tangent_impulse;
+            Some(Contact {
+                a,
+                b: self.entity(c.b)?,
+                point: self.mapping.position_to_bevy(c.point),
+                normal: self.mapping.vector_to_bevy(c.normal),
+                depth: c.depth,
+                normal_impulse: c.normal_impulse,
+                impulse: self.mapping.vector_to_bevy(impulse),
+            })
+        })
+    }
+
+    /// The contacts of `entity` in the last step, each seen from `entity`.
+    pub fn contacts_of(&self, entity: Entity) -> Vec<BodyContact> {
+        self.contacts()
+            .filter_map(|c| {
+                let (other, sign) = if c.b == entity {
+                    (c.a, -1.0)
+                } else if c.a == Some(entity) {
+                    (Some(c.b), 1.0)
+                } else {
+                    return None;
+                };
+                Some(BodyContact {
+                    other,
+                    point: c.point,
+                    normal: c.normal * sign,
+                    depth: c.depth,
+                    normal_impulse: c.normal_impulse,
+                    impulse: -c.impulse * sign,
+                })
+            })
+            .collect()
+    }
+
+    pub(crate) fn set_stepped(&mut self, stepped: bool) {
+        self.stepped = stepped;
+    }
+
+    pub(crate) fn link(&mut self, entity: Entity, handle: BodyHandle) {
+        if let Some(old) = self.handles.insert(entity, handle) {
+            self.entities.remove(&old);
+        }
+        self.entities.insert(handle, entity);
+    }
+
+    pub(crate) fn unlink(&mut self, entity: Entity) -> Option<BodyHandle> {
+        let handle = self.handles.remove(&entity)?;
+        self.entities.remove(&handle);
+        Some(handle)
+    }
+
+    /// Removes every body and forgets every entity.
+    pub(crate) fn clear(&mut self) {
+        self.world.clear();
+        self.handles.clear();
+        self.entities.clear();
+    }
+}

@@ -1,0 +1,349 @@
+//! Keeping the core world and the entities in step: bodies in, user writes in, one step,
+//! results out.
+//!
+//! Each fixed run (see [`PhysicsSystems`](super::PhysicsSystems)):
+//!
+//! 1. [`register_bodies`]: a new or changed [`Collider`] or [`RigidBody`] (re)builds the body;
+//!    bodies are added in entity order, so the same spawns give the same world.
+//! 2. [`apply_user_writes`]: a `Transform`, velocity or material that differs from what the
+//!    plugin last wrote is the user's and goes to the core (teleport, push, new material);
+//!    each wakes the body's island.
+//! 3. [`step_world`]: one `World::step(time_step)`, unless paused.
+//! 4. [`write_back`]: the new pose goes into [`PhysicsPose`], the velocities into their
+//!    components, and the [`Sleeping`] marker follows the core.
+//!
+//! Despawning an entity (or removing its collider) removes the body at once, through the
+//! observer [`remove_body`], and wakes its island (R-SLP-4). An observer rather than
+//! `RemovedComponents` because the fixed loop may not run in a given frame, and removal
+//! messages do not wait for it.
+//!
+//! # Telling the plugin's writes from the user's
+//! The plugin writes `Transform` (every frame) and the velocities (every step) itself, so Bevy's
+//! change detection cannot tell who wrote them. [`PhysicsPose`] remembers the values the plugin
+//! wrote last; a component holding anything else was written by someone else. A user value
+//! equal to the plugin's is indistinguishable, and needs no action anyway.
+
+use bevy::prelude::*;
+
+use super::components::{
+    AngularVelocity, BodyPose, Collider, LinearVelocity, PhysicsMaterial, PhysicsPose, RigidBody,
+    Sleeping, rotation_angle,
+};
+use super::controls::PhysicsControls;
+use super::coords::CoordinateMapping;
+use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use crate::physics::{Body, BodyDesc, BodyHandle, Shape};
+
+/// A core body's pose in Bevy's frame.
+fn pose_of(mapping: CoordinateMapping, position: Vec2, angle: f32) -> BodyPose {
+    BodyPose {
+        translation: mapping.position_to_bevy(position),
+        angle: mapping.angle_to_bevy(angle),
+    }
+}
+
+/// Logs a refusal and sends it as a [`PhysicsWarning`].
+fn refuse(warnings: &mut MessageWriter<PhysicsWarning>, entity: Entity, message: String) {
+    let message = format!("entity {entity}: {message}");
+    warn!("{message}");
+    warnings.write(PhysicsWarning { entity: Some(entity), message });
+}
+
+/// Whether the core position lies inside the world's walls.
+fn inside(physics: &PhysicsWorld, position: Vec2) -> bool {
+    let (min, max) = physics.world().bounds();
+    position.cmpge(min).all() && position.cmple(max).all()
+}
+
+/// Adds a body for each new collider and rebuilds the body of a changed collider or kind.
+///
+/// An invalid collider (a size outside `MIN_BODY_SIZE ..= MAX_BODY_SIZE`) or a position outside
+/// the walls is refused with a warning: a new entity is then not simulated, a simulated one
+/// keeps its body and gets its old collider and kind back.
+#[expect(clippy::type_complexity, reason = "a query over the body's components")]
+pub fn register_bodies(
+    mut physics: ResMut<PhysicsWorld>,
+    mut bodies: Query<
+        (
+            Entity,
+            &mut Collider,
+            &mut RigidBody,
+            &PhysicsMaterial,
+            &Transform,
+            &LinearVelocity,
+            &AngularVelocity,
+            &mut PhysicsPose,
+        ),
+        Or<(Changed<Collider>, Changed<RigidBody>)>,
+    >,
+    mut warnings: MessageWriter<PhysicsWarning>,
+) {
+    let mut entities: Vec<Entity> = bodies.iter().map(|(entity, ..)| entity).collect();
+    entities.sort_unstable();
+    let mapping = physics.mapping();
+    for entity in entities {
+        let Ok((_, mut collider, mut rigid_body, material, transform, velocity, spin, mut pose)) =
+            bodies.get_mut(entity)
+        else {
+            continue;
+        };
+        let (shape, kind) = (collider.shape(), rigid_body.kind());
+        let old = physics.handle(entity);
+        let desc = match old.and_then(|h| physics.world().body(h)) {
+            Some(body) if body.shape() == shape && body.kind() == kind => continue,
+            Some(body) => BodyDesc { shape, kind, ..physics.world().desc_of(body) },
+            None => {
+                let translation = transform.translation.truncate();
+                let position = mapping.position_to_core(translation);
+                if position.is_finite() && !inside(&physics, position) {
+                    let (min, max) = physics.world().bounds();
+                    refuse(
+                        &mut warnings,
+                        entity,
+                        format!(
+                            "Transform translation {translation} lies outside the walls {:?}; \
+                             the entity is not simulated",
+                            mapping.rect_to_bevy(min, max)
+                        ),
+                    );
+                    continue;
+                }
+                BodyDesc {
+                    shape,
+                    kind,
+                    material: material.0,
+                    position,
+                    velocity: mapping.vector_to_core(velocity.0),
+                    angle: mapping.angle_to_core(rotation_angle(transform.rotation)),
+                    angular_velocity: mapping.angle_to_core(spin.0),
+                }
+            }
+        };
+        let handle = match physics.world_mut().add_body(desc) {
+            Ok(handle) => handle,
+            Err(error) => {
+                let outcome = match old.and_then(|h| physics.world().body(h)) {
+                    Some(body) => {
+                        *collider = Collider::from_shape(body.shape());
+                        *rigid_body = kind_of(body);
+                        "the body keeps its old collider"
+                    }
+                    None => "the entity is not simulated",
+                };
+                refuse(&mut warnings, entity, format!("Collider refused ({error}); {outcome}"));
+                continue;
+            }
+        };
+        if let Some(old) = old {
+            // The rebuilt body replaces the old one; removing it wakes its island.
+            let _ = physics.world_mut().remove_body(old);
+        } else {
+            pose.remember_transform(transform);
+            pose.written_velocity = velocity.0;
+            pose.written_angular_velocity = spin.0;
+            if let Some(body) = physics.world().body(handle) {
+                let now = pose_of(mapping, body.position(), body.angle());
+                pose.set(now, now);
+            }
+        }
+        physics.link(entity, handle);
+    }
+}
+
+fn kind_of(body: &Body) -> RigidBody {
+    if body.is_dynamic() { RigidBody::Dynamic } else { RigidBody::Static }
+}
+
+/// Hands the user's writes to the core: teleports, velocities and materials.
+pub fn apply_user_writes(
+    mut physics: ResMut<PhysicsWorld>,
+    mut bodies: Query<(
+        Entity,
+        &Transform,
+        &mut LinearVelocity,
+        &mut AngularVelocity,
+        &mut PhysicsMaterial,
+        &mut PhysicsPose,
+    )>,
+    mut warnings: MessageWriter<PhysicsWarning>,
+) {
+    let mapping = physics.mapping();
+    for (entity, transform, mut velocity, mut spin, mut material, mut pose) in &mut bodies {
+        let Some(mut handle) = physics.handle(entity) else { continue };
+
+        if pose.transform_moved(transform) {
+            match teleport(&mut physics, entity, handle, transform, &pose) {
+                Ok(moved) => {
+                    handle = moved;
+                    if let Some(body) = physics.world().body(handle) {
+                        let now = pose_of(mapping, body.position(), body.angle());
+                        pose.set(now, now);
+                    }
+                }
+                Err(message) => refuse(&mut warnings, entity, message),
+            }
+            // Either way the value is handled: the next frame draws the body where it is.
+            pose.remember_transform(transform);
+        }
+
+        if velocity.0 != pose.written_velocity {
+            let wanted = mapping.vector_to_core(velocity.0);
+            if let Err(error) = physics.world_mut().set_velocity(handle, wanted) {
+                refuse(&mut warnings, entity, format!("LinearVelocity refused ({error})"));
+                let kept = physics.world().body(handle).map_or(Vec2::ZERO, Body::velocity);
+                velocity.0 = mapping.vector_to_bevy(kept);
+            }
+            pose.written_velocity = velocity.0;
+        }
+
+        // NaN never equals itself; `to_bits` makes a refused NaN count as handled.
+        if spin.0.to_bits() != pose.written_angular_velocity.to_bits() {
+            let wanted = mapping.angle_to_core(spin.0);
+            if let Err(error) = physics.world_mut().set_angular_velocity(handle, wanted) {
+                refuse(&mut warnings, entity, format!("AngularVelocity refused ({error})"));
+                let kept = physics.world().body(handle).map_or(0.0, Body::angular_velocity);
+                spin.0 = mapping.angle_to_bevy(kept);
+            }
+            pose.written_angular_velocity = spin.0;
+        }
+
+        let Some(current) = physics.world().body(handle).map(Body::material) else { continue };
+        if material.0 != current
+            && let Err(error) = physics.world_mut().set_material(handle, material.0)
+        {
+            refuse(&mut warnings, entity, format!("PhysicsMaterial refused ({error})"));
+            material.0 = current;
+        }
+    }
+}
+
+/// Moves a body to its `Transform`; returns its (possibly new) handle.
+///
+/// The core has no call to turn a body, so a circle whose rotation was written is rebuilt
+/// at the new angle (the angle plays no part in a circle's physics, so nothing else changes
+/// but the warm-start impulses). Rectangles never turn: their rotation is ignored.
+fn teleport(
+    physics: &mut PhysicsWorld,
+    entity: Entity,
+    handle: BodyHandle,
+    transform: &Transform,
+    pose: &PhysicsPose,
+) -> Result<BodyHandle, String> {
+    let mapping = physics.mapping();
+    let translation = transform.translation.truncate();
+    let Some(body) = physics.world().body(handle) else { return Ok(handle) };
+    // An unmoved translation keeps the core position bit for bit (the round trip through
+    // Bevy's frame may not).
+    let moved = pose.translation_moved(transform);
+    let position = if moved { mapping.position_to_core(translation) } else { body.position() };
+    let turn_circle =
+        pose.rotation_moved(transform) && matches!(body.shape(), Shape::Circle { .. });
+    if turn_circle {
+        let angle = mapping.angle_to_core(rotation_angle(transform.rotation));
+        let desc = BodyDesc { position, angle, ..physics.world().desc_of(body) };
+        let rebuilt = physics
+            .world_mut()
+            .add_body(desc)
+            .map_err(|e| format!("teleport to {translation} refused ({e})"))?;
+        let _ = physics.world_mut().remove_body(handle);
+        physics.link(entity, rebuilt);
+        return Ok(rebuilt);
+    }
+    if moved {
+        physics
+            .world_mut()
+            .set_position(handle, position)
+            .map_err(|e| format!("teleport to {translation} refused ({e})"))?;
+    }
+    Ok(handle)
+}
+
+/// Runs one step of `time_step` seconds, unless paused (a requested single step runs anyway).
+pub fn step_world(
+    mut physics: ResMut<PhysicsWorld>,
+    mut controls: ResMut<PhysicsControls>,
+    mut warnings: MessageWriter<PhysicsWarning>,
+) {
+    let single_step = controls.single_step;
+    if single_step {
+        controls.single_step = false;
+    }
+    if controls.paused && !single_step {
+        physics.set_stepped(false);
+        return;
+    }
+    let dt = physics.world().config().time_step;
+    match physics.world_mut().step(dt) {
+        Ok(()) => physics.set_stepped(true),
+        Err(error) => {
+            let message = format!("step refused: {error}");
+            warn!("{message}");
+            warnings.write(PhysicsWarning { entity: None, message });
+            physics.set_stepped(false);
+        }
+    }
+}
+
+/// Writes the step's results into the components: poses, velocities, the sleeping marker.
+pub fn write_back(
+    physics: Res<PhysicsWorld>,
+    mut bodies: Query<(
+        Entity,
+        &mut PhysicsPose,
+        &mut LinearVelocity,
+        &mut AngularVelocity,
+        Has<Sleeping>,
+    )>,
+    mut commands: Commands,
+) {
+    let mapping = physics.mapping();
+    let stepped = physics.stepped_last_run();
+    for (entity, mut pose, mut velocity, mut spin, marked) in &mut bodies {
+        let Some(body) = physics.handle(entity).and_then(|h| physics.world().body(h)) else {
+            continue;
+        };
+        let current = pose_of(mapping, body.position(), body.angle());
+        // Without a step the body stands still: drawing it between two older poses would
+        // make a paused body shake with the frame timing.
+        let previous = if stepped {
+            pose_of(mapping, body.previous_position(), body.previous_angle())
+        } else {
+            current
+        };
+        if pose.previous() != previous || pose.current() != current {
+            pose.set(previous, current);
+        }
+        let v = mapping.vector_to_bevy(body.velocity());
+        velocity.set_if_neq(LinearVelocity(v));
+        let w = mapping.angle_to_bevy(body.angular_velocity());
+        spin.set_if_neq(AngularVelocity(w));
+        if pose.written_velocity != v || pose.written_angular_velocity.to_bits() != w.to_bits() {
+            pose.written_velocity = v;
+            pose.written_angular_velocity = w;
+        }
+        match (body.is_sleeping(), marked) {
+            (true, false) => {
+                commands.entity(entity).insert(Sleeping);
+            }
+            (false, true) => {
+                commands.entity(entity).remove::<Sleeping>();
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Removes the body of a despawned entity (or of a removed collider) and wakes its island.
+pub fn remove_body(
+    removed: On<Remove, Collider>,
+    physics: Option<ResMut<PhysicsWorld>>,
+    mut commands: Commands,
+) {
+    let Some(mut physics) = physics else { return };
+    let entity = removed.entity;
+    if let Some(handle) = physics.unlink(entity) {
+        // `remove_body` wakes the island, so whatever the body supported falls (R-SLP-4).
+        let _ = physics.world_mut().remove_body(handle);
+        commands.entity(entity).try_remove::<Sleeping>();
+    }
+}
