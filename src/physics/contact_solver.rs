@@ -361,6 +361,37 @@ mod tests {
     }
 
     #[test]
+    fn friction_and_rolling_are_solved_after_the_normal_in_each_pass_r_si_3() {
+        // A disc (A) sliding and spinning on an immovable floor (B), no warm start, one pass.
+        // Solved before the normal, friction and rolling would see P_n = 0 and do nothing;
+        // after it, both hit their bounds μ·P_n and μ_r·r·P_n of this very pass.
+        let mut bodies = SolverBodies::default();
+        let v = Vec2::new(100.0, 50.0);
+        bodies.push(body(v, 3.0, 2.0, 4.0), (v, 3.0), false);
+        bodies.push(SolverBody::default(), (Vec2::ZERO, 0.0), false);
+        let (friction, rolling_limit) = (0.001, 0.05); // both bounds bind
+        let r_a = Vec2::new(0.0, 20.0);
+        let mut contacts = [SolverContact::new(
+            0,
+            1,
+            Vec2::Y,
+            0.5,
+            Vec2::new(0.0, 20.0),
+            r_a,
+            Vec2::ZERO,
+            friction,
+            0.0,
+            rolling_limit,
+        )];
+        prepare(&mut contacts, &bodies, 50.0);
+        solve(&mut contacts, &mut bodies.bodies);
+        let c = contacts[0];
+        assert!(c.normal_impulse > 0.0);
+        assert!((c.tangent_impulse.abs() - friction * c.normal_impulse).abs() < 1e-4);
+        assert!((c.rolling_impulse.abs() - rolling_limit * c.normal_impulse).abs() < 1e-4);
+    }
+
+    #[test]
     fn normal_impulses_create_no_torque_on_circles_r_imp_3() {
         // Circle A with its lever arm along n: r × n = 0, so K has no rotational term.
         let mut bodies = SolverBodies::default();
