@@ -25,11 +25,15 @@
 
 pub mod components;
 pub mod config;
+#[cfg(feature = "panel")]
+pub mod config_ui;
 pub mod controls;
 pub mod coords;
 pub mod debug_draw;
 pub mod interpolation;
 pub mod physics_world;
+pub mod picking;
+pub mod presets;
 pub mod sync;
 
 use bevy::gizmos::config::GizmoConfigStore;
@@ -43,6 +47,7 @@ pub use controls::{PhysicsBounds, PhysicsControls};
 pub use coords::CoordinateMapping;
 pub use debug_draw::PhysicsDebugDraw;
 pub use physics_world::{BodyContact, Contact, PhysicsWarning, PhysicsWorld};
+pub use picking::{BodyPickingPlugin, DragSettings, DragState, Held, NotDraggable};
 
 use crate::physics::{PhysicsConfig, World};
 
@@ -93,6 +98,10 @@ pub struct SandboxPhysicsPlugin {
     pub walls_follow_window: bool,
     /// Start with the debug drawing on ([`PhysicsDebugDraw::enabled`]). Default false.
     pub debug_draw: bool,
+    /// Add [`BodyPickingPlugin`]: picking, drag and throw. Default true.
+    pub picking: bool,
+    /// Add the egui panel (`config_ui::PhysicsPanelPlugin`, feature `panel`). Default true.
+    pub panel: bool,
 }
 
 impl Default for SandboxPhysicsPlugin {
@@ -102,6 +111,8 @@ impl Default for SandboxPhysicsPlugin {
             bounds: DEFAULT_BOUNDS,
             walls_follow_window: false,
             debug_draw: false,
+            picking: true,
+            panel: true,
         }
     }
 }
@@ -128,6 +139,18 @@ impl SandboxPhysicsPlugin {
     /// With the debug drawing on or off at start.
     pub fn debug_draw(mut self, enabled: bool) -> Self {
         self.debug_draw = enabled;
+        self
+    }
+
+    /// With picking, drag and throw on or off.
+    pub fn picking(mut self, enabled: bool) -> Self {
+        self.picking = enabled;
+        self
+    }
+
+    /// With the egui panel on or off (it needs the `panel` feature and a renderer).
+    pub fn panel(mut self, enabled: bool) -> Self {
+        self.panel = enabled;
         self
     }
 
@@ -207,6 +230,14 @@ impl Plugin for SandboxPhysicsPlugin {
             interpolation::interpolate_transforms.in_set(PhysicsSystems::Interpolate),
         )
         .add_observer(sync::remove_body);
+
+        if self.picking {
+            app.add_plugins(picking::BodyPickingPlugin);
+        }
+        #[cfg(feature = "panel")]
+        if self.panel {
+            app.add_plugins(config_ui::PhysicsPanelPlugin);
+        }
 
         if self.walls_follow_window {
             app.add_systems(PreUpdate, controls::follow_window);
