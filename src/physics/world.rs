@@ -1088,6 +1088,11 @@ impl World {
     pub fn set_config(&mut self, config: PhysicsConfig) -> Result<(), ConfigError> {
         config.validate()?;
         if config != self.config {
+            // Kept impulses carry the old weight per step (m·g·dt): re-applied under another
+            // gravity or step they push resting bodies apart (issue 7 regression).
+            if config.gravity != self.config.gravity || config.time_step != self.config.time_step {
+                self.forget_contact_impulses();
+            }
             self.config = config;
             self.wake_all();
         }
@@ -1100,7 +1105,13 @@ impl World {
     }
 
     /// Switches gravity on or off and wakes every body (R-SLP-4).
+    ///
+    /// The impulses kept for warm starting carried the weight of resting bodies; re-applied
+    /// without gravity they would launch a resting pile, so a toggle forgets them.
     pub fn set_gravity_enabled(&mut self, enabled: bool) {
+        if enabled != self.gravity_enabled {
+            self.forget_contact_impulses();
+        }
         self.gravity_enabled = enabled;
         self.wake_all();
     }
