@@ -1,0 +1,233 @@
+//! The peer comparison of issue 6: the shared scenes through our engine, Box2D v3 and
+//! rapier2d, with the time of a step beside the quality of the result.
+//!
+//! ```sh
+//! benches/run_peers.sh            # everything; writes benches/RESULTS.md and benches/scaling.svg
+//! benches/run_peers.sh --quick    # one run, a quarter of the steps, no file written
+//! benches/run_peers.sh --only rain --engines ours,box2d --runs 1
+//! ```
+//!
+//! Options: `--quick`, `--runs N` (default 3, the best run counts), `--only PREFIX,…` (scene
+//! names), `--engines NAME,…` (`ours`, `box2d`, `rapier`), `--no-scaling`, `--no-write`. The
+//! files are written only by an unfiltered run, so the published table is always complete.
+
+mod engines;
+mod quality;
+mod report;
+
+use std::time::Instant;
+
+use bevy_sandbox_physics::physics::scenes::{self, Scene};
+
+use engines::EngineKind;
+use quality::Quality;
+
+/// Simulated time of each shared scene: 10 s, so the mixed pours have 10 s to fall asleep
+/// (issue 6) and every pile has settled.
+const SCENE_STEPS: usize = 1_200;
+
+/// Simulated time of each scene of the scaling curve: 3 s. Its pile starts packed on the
+/// floor and has settled after about 1 s, so most steps are of a resting pile.
+const SCALING_STEPS: usize = 360;
+
+/// One scene, run with sleeping on or off for a number of steps.
+pub struct Case {
+    /// The scene.
+    pub scene: Scene,
+    /// Whether the engines may put bodies to sleep.
+    pub sleeping: bool,
+    /// Steps run and timed, from the scene's start.
+    pub steps: usize,
+}
+
+/// The result of one engine on one case: the best of the runs and the final state.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    /// Which engine.
+    pub engine: EngineKind,
+    /// Mean ms per step, lowest over the runs.
+    pub mean_ms: f64,
+    /// Median ms per step, lowest over the runs.
+    pub median_ms: f64,
+    /// Quality of the final state of the last run.
+    pub quality: Quality,
+    /// Bodies asleep at the end.
+    pub asleep: usize,
+}
+
+/// The command line.
+struct Options {
+    runs: usize,
+    quick: bool,
+    only: Vec<String>,
+    engines: Vec<EngineKind>,
+    scaling: bool,
+    write: bool,
+}
+
+impl Options {
+    fn parse() -> Result<Self, String> {
+        let mut options = Options {
+            runs: 3,
+            quick: false,
+            only: Vec::new(),
+            engines: EngineKind::ALL.to_vec(),
+            scaling: true,
+            write: true,
+        };
+        let mut filtered = false;
+        let mut args = std::env::args().skip(1);
+        while let Some(arg) = args.next() {
+            let mut value = || args.next().ok_or(format!("{arg} needs a value"));
+            match arg.as_str() {
+                "--quick" => {
+                    options.quick = true;
+                    options.runs = 1;
+                    filtered = true;
+                }
+                "--runs" => {
+                    options.runs = value()?.parse().map_err(|e| format!("--runs: {e}"))?;
+                    options.runs = options.runs.max(1);
+                    filtered |= options.runs < 3;
+                }
+                "--only" => {
+                    options.only = value()?.split(',').map(str::to_owned).collect();
+                    filtered = true;
+                }
+                "--engines" => {
+                    let names = value()?;
+                    options.engines = names
+                        .split(',')
+                        .map(|n| {
+                            EngineKind::ALL
+                                .into_iter()
+                                .find(|e| e.name() == n)
+                                .ok_or(format!("unknown engine {n}"))
+                        })
+                        .collect::<Result<_, _>>()?;
+                    filtered = true;
+                }
+                "--no-scaling" => {
+                    options.scaling = false;
+                    filtered = true;
+                }
+                "--no-write" => options.write = false,
+                "--help" | "-h" => {
+                    return Err("usage: peers [--quick] [--runs N] [--only PREFIX,…] \
+                                [--engines ours,box2d,rapier] [--no-scaling] [--no-write]"
+                        .into());
+                }
+                other => return Err(format!("unknown option {other}")),
+            }
+        }
+        options.write &= !filtered;
+        Ok(options)
+    }
+
+    fn wants(&self, scene: &Scene) -> bool {
+        self.only.is_empty() || self.only.iter().any(|p| scene.name.starts_with(p.as_str()))
+    }
+
+    fn steps(&self, steps: usize) -> usize {
+        if self.quick { steps / 4 } else { steps }
+    }
+}
+
+fn main() {
+    let options = match Options::parse() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            std::process::exit(2);
+        }
+    };
+    let machine = report::Machine::read();
+    eprintln!("{}", machine.summary());
+
+    let mut shared = Vec::new();
+    for scene in scenes::benchmarks().into_iter().filter(|s| options.wants(s)) {
+        for sleeping in [false, true] {
+            let steps = options.steps(SCENE_STEPS);
+            shared.push(Case { scene: scene.clone(), sleeping, steps });
+        }
+    }
+    let mut scaling = Vec::new();
+    if options.scaling {
+        for scene in scenes::scaling().into_iter().filter(|s| options.wants(s)) {
+            if options.quick && scene.bodies.len() > 5_000 {
+                continue;
+            }
+            scaling.push(Case { scene, sleeping: false, steps: options.steps(SCALING_STEPS) });
+        }
+    }
+
+    let shared_results: Vec<_> =
+        shared.iter().map(|case| (case, run_case(case, &options))).collect();
+    let scaling_results: Vec<_> =
+        scaling.iter().map(|case| (case, run_case(case, &options))).collect();
+
+    let markdown = report::markdown(&machine, &shared_results, &scaling_results, options.runs);
+    println!("{markdown}");
+    if options.write {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let svg = report::scaling_svg(&scaling_results);
+        std::fs::write(dir.join("RESULTS.md"), &markdown).expect("write RESULTS.md");
+        std::fs::write(dir.join("scaling.svg"), svg).expect("write scaling.svg");
+        eprintln!("wrote benches/RESULTS.md and benches/scaling.svg");
+    } else {
+        eprintln!("filtered run: benches/RESULTS.md left as it was");
+    }
+}
+
+/// Runs `case` in every engine `options.runs` times, the engines taking turns so that a
+/// change in the machine's load falls on all of them alike.
+fn run_case(case: &Case, options: &Options) -> Vec<Measurement> {
+    let mut results: Vec<Option<Measurement>> = vec![None; options.engines.len()];
+    for _ in 0..options.runs {
+        for (slot, &kind) in results.iter_mut().zip(&options.engines) {
+            let run = run_once(case, kind);
+            *slot = Some(match slot.take() {
+                None => run,
+                Some(best) => Measurement {
+                    mean_ms: best.mean_ms.min(run.mean_ms),
+                    median_ms: best.median_ms.min(run.median_ms),
+                    ..run
+                },
+            });
+        }
+    }
+    let results: Vec<Measurement> = results.into_iter().flatten().collect();
+    for m in &results {
+        eprintln!(
+            "{:>12} {:>5} sleep={:<5} {:>8.3} ms mean {:>8.3} ms median  deepest {:.2} px  >1px {}  lost {}  asleep {}",
+            case.scene.name,
+            m.engine.name(),
+            case.sleeping,
+            m.mean_ms,
+            m.median_ms,
+            m.quality.deepest,
+            m.quality.visible_pairs,
+            m.quality.lost,
+            m.asleep
+        );
+    }
+    results
+}
+
+/// Builds the scene, steps it `case.steps` times timing each step, and measures the end.
+fn run_once(case: &Case, kind: EngineKind) -> Measurement {
+    let mut engine = kind.build(&case.scene, case.sleeping);
+    let mut times = Vec::with_capacity(case.steps);
+    for _ in 0..case.steps {
+        let start = Instant::now();
+        engine.step();
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    let positions = engine.positions();
+    let quality = quality::measure(&case.scene, &positions);
+    let asleep = engine.asleep();
+    let mean_ms = times.iter().sum::<f64>() / times.len().max(1) as f64;
+    times.sort_by(f64::total_cmp);
+    let median_ms = times.get(times.len() / 2).copied().unwrap_or(0.0);
+    Measurement { engine: kind, mean_ms, median_ms, quality, asleep }
+}

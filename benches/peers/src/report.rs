@@ -1,0 +1,412 @@
+//! `RESULTS.md` and the scaling plot (an SVG written by hand, no plotting crate).
+
+use std::fmt::Write as _;
+use std::process::Command;
+
+use crate::engines::{EngineKind, PX_PER_METRE};
+use crate::{Case, Measurement};
+
+/// The machine and toolchain a run was made on.
+pub struct Machine {
+    cpus: usize,
+    cpu_model: String,
+    rustc: String,
+    date: String,
+    load: String,
+    versions: String,
+    core: String,
+}
+
+impl Machine {
+    /// Reads `/proc/cpuinfo`, `/proc/loadavg`, `rustc -V`, `date` and the peers' lock file.
+    pub fn read() -> Self {
+        let cpu_model = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|info| {
+                info.lines()
+                    .find(|l| l.starts_with("model name"))
+                    .and_then(|l| l.split(':').nth(1))
+                    .map(|m| m.trim().to_owned())
+            })
+            .unwrap_or_else(|| "unknown".into());
+        let load = std::fs::read_to_string("/proc/loadavg")
+            .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+            .unwrap_or_else(|_| "unknown".into());
+        Machine {
+            cpus: std::thread::available_parallelism().map_or(0, |n| n.get()),
+            cpu_model,
+            rustc: command_output("rustc", &["-V"]),
+            date: command_output("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
+            load,
+            versions: locked_versions(&["boxdd", "boxdd-sys", "rapier2d", "parry2d"]),
+            core: core_revision(),
+        }
+    }
+
+    /// One line for the terminal.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} cpus, {}, {}, load {}, {}, our core {}",
+            self.cpus, self.cpu_model, self.rustc, self.load, self.versions, self.core
+        )
+    }
+}
+
+/// The commit our engine was built from, and whether `src/physics` had changes beyond it.
+fn core_revision() -> String {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let commit = command_output("git", &["-C", root, "rev-parse", "--short", "HEAD"]);
+    let changes =
+        command_output("git", &["-C", root, "status", "--porcelain", "--", "src/physics"]);
+    if changes == "unknown" {
+        format!("commit {commit}")
+    } else {
+        format!("commit {commit} with uncommitted changes in src/physics")
+    }
+}
+
+fn command_output(program: &str, args: &[&str]) -> String {
+    Command::new(program)
+        .args(args)
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// `name version` of each package in the peers' `Cargo.lock`.
+fn locked_versions(names: &[&str]) -> String {
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock"))
+        .unwrap_or_default();
+    let mut found = Vec::new();
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        let Some(name) = line.strip_prefix("name = \"").and_then(|l| l.strip_suffix('"')) else {
+            continue;
+        };
+        let version = lines.next().and_then(|l| l.strip_prefix("version = "));
+        if let Some(version) = version.filter(|_| names.contains(&name)) {
+            found.push(format!("{name} {}", version.trim_matches('"')));
+        }
+    }
+    found.join(", ")
+}
+
+fn optional(value: Option<f32>) -> String {
+    value.map_or_else(|| "–".into(), |v| format!("{v:.2}"))
+}
+
+/// The whole `RESULTS.md`.
+pub fn markdown(
+    machine: &Machine,
+    shared: &[(&Case, Vec<Measurement>)],
+    scaling: &[(&Case, Vec<Measurement>)],
+    runs: usize,
+) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "# Benchmark results: our engine, Box2D v3 and rapier2d\n");
+    let _ = writeln!(
+        md,
+        "Written by `benches/run_peers.sh` (the `peers` crate in `benches/peers/`). Do not edit \
+         by hand: run it again.\n"
+    );
+    let _ = writeln!(md, "## Machine\n");
+    let _ = writeln!(md, "| | |\n|---|---|");
+    let _ = writeln!(md, "| date | {} |", machine.date);
+    let _ = writeln!(md, "| `nproc` | {} |", machine.cpus);
+    let _ = writeln!(md, "| CPU | {} |", machine.cpu_model);
+    let _ = writeln!(md, "| load average at the start | {} |", machine.load);
+    let _ = writeln!(md, "| rustc | {} |", machine.rustc);
+    let _ = writeln!(md, "| our engine | {} |", machine.core);
+    let _ = writeln!(md, "| peers | {} |", machine.versions);
+    let _ = writeln!(md);
+    let _ = writeln!(md, "## Settings\n");
+    let _ = writeln!(
+        md,
+        "One thread per engine, dt = 1/120 s, gravity 980 px/s² (9.8 m/s² at {PX_PER_METRE} px \
+         per metre for the peers, which work in metres; every result is in px). Each engine's \
+         default iterations: ours 8 velocity + 2 position iterations, Box2D v3 4 substeps, \
+         rapier 4 solver iterations. Rectangles are rotation-locked in every engine; friction \
+         mixes by geometric mean and restitution by maximum; the walls are the world rectangle \
+         (static boxes for the peers) with friction 0.6 and restitution 0. Box2D also gets our \
+         rolling resistance (0.1) and restitution threshold (0.5 m/s), which rapier does not have; both peers get our speed limit (1296 px/s = 12.96 m/s) as their maximum linear speed. Box2D \
+         is compiled from source with `-O3 -DNDEBUG` (its CMake Release flags), SSE2 SIMD.\n"
+    );
+    let _ = writeln!(
+        md,
+        "Every step from the scene's start is timed; mean and median are over those steps, and \
+         the lowest of {runs} run(s) is kept (the engines take turns, so a change in the machine's \
+         load falls on all of them alike). Quality is measured on the final state by one exact \
+         test for all engines: the deepest overlap of two bodies or of a body and a wall, the \
+         number of such pairs overlapping by more than 1 px, for the pyramid the sideways drift \
+         of the apex box and its sag below a stack of exactly touching boxes, bodies lost \
+         (centre non-finite or outside the world), and bodies asleep.\n"
+    );
+
+    let _ = writeln!(md, "## Shared scenes\n");
+    let _ = writeln!(
+        md,
+        "| scene | bodies | steps | sleep | engine | mean ms | median ms | ÷ Box2D | deepest px \
+         | pairs > 1 px | apex drift px | apex sag px | lost | asleep |"
+    );
+    let _ = writeln!(md, "|---|--:|--:|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+    for (case, results) in shared {
+        let box2d = results.iter().find(|m| m.engine == EngineKind::Box2d).map(|m| m.mean_ms);
+        for m in results {
+            let ratio = box2d.map_or_else(|| "–".into(), |b| format!("{:.2}", m.mean_ms / b));
+            let q = &m.quality;
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {:.3} | {:.3} | {} | {:.2} | {} | {} | {} | {} | {} |",
+                case.scene.name,
+                case.scene.bodies.len(),
+                case.steps,
+                if case.sleeping { "on" } else { "off" },
+                m.engine.name(),
+                m.mean_ms,
+                m.median_ms,
+                ratio,
+                q.deepest,
+                q.visible_pairs,
+                optional(q.apex_drift),
+                optional(q.apex_sag),
+                q.lost,
+                if case.sleeping { m.asleep.to_string() } else { "–".into() },
+            );
+        }
+    }
+
+    if !scaling.is_empty() {
+        let _ = writeln!(md, "\n## Scaling\n");
+        let _ = writeln!(
+            md,
+            "The `large` scene: circles of 12–20 px in 16 rows packed above the floor of a world \
+             whose width grows with the count, so the pile is equally deep at every size. \
+             Sleeping off, {} steps from the start. Mean ms per step (median in brackets); the \
+             last column is ms per 1000 bodies for our engine, flat when the cost is linear.\n",
+            scaling[0].0.steps
+        );
+        let engines: Vec<EngineKind> = scaling[0].1.iter().map(|m| m.engine).collect();
+        let mut header = String::from("| bodies |");
+        let mut rule = String::from("|--:|");
+        for e in &engines {
+            let _ = write!(header, " {} |", e.name());
+            rule.push_str("--:|");
+        }
+        header.push_str(" ours ÷ Box2D | ours deepest px | ours ms per 1000 bodies |");
+        rule.push_str("--:|--:|--:|");
+        let _ = writeln!(md, "{header}\n{rule}");
+        for (case, results) in scaling {
+            let n = case.scene.bodies.len();
+            let mut row = format!("| {n} |");
+            for m in results {
+                let _ = write!(row, " {:.3} ({:.3}) |", m.mean_ms, m.median_ms);
+            }
+            let find = |kind| results.iter().find(|m| m.engine == kind);
+            let (ours, box2d) = (find(EngineKind::Ours), find(EngineKind::Box2d));
+            let ratio = match (ours, box2d) {
+                (Some(o), Some(b)) => format!("{:.2}", o.mean_ms / b.mean_ms),
+                _ => "–".into(),
+            };
+            let deepest = ours.map_or_else(|| "–".into(), |o| format!("{:.2}", o.quality.deepest));
+            let per_thousand =
+                ours.map_or_else(|| "–".into(), |o| format!("{:.3}", o.mean_ms * 1e3 / n as f64));
+            let _ = writeln!(row, " {ratio} | {deepest} | {per_thousand} |");
+            md.push_str(&row);
+        }
+        let _ = writeln!(md, "\n![ms per step against body count](scaling.svg)");
+    }
+    md
+}
+
+/// Colour of each engine's line.
+fn colour(engine: EngineKind) -> &'static str {
+    match engine {
+        EngineKind::Ours => "#1f6fb4",
+        EngineKind::Box2d => "#2b9a3a",
+        EngineKind::Rapier => "#e0701a",
+    }
+}
+
+/// A log–log plot of mean ms per step against body count, one line per engine, with the
+/// 120 Hz real-time budget and a line proportional to the count for reference.
+pub fn scaling_svg(scaling: &[(&Case, Vec<Measurement>)]) -> String {
+    const W: f64 = 760.0;
+    const H: f64 = 500.0;
+    let (left, right, top, bottom) = (70.0, 150.0, 40.0, 60.0);
+    let points: Vec<(f64, &Measurement)> = scaling
+        .iter()
+        .flat_map(|(case, results)| results.iter().map(|m| (case.scene.bodies.len() as f64, m)))
+        .collect();
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(svg, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
+    if points.is_empty() {
+        svg.push_str("</svg>\n");
+        return svg;
+    }
+    let decade = |v: f64, up: bool| {
+        let l = v.log10();
+        10f64.powf(if up { l.ceil() } else { l.floor() })
+    };
+    let fold = |f: fn(f64, f64) -> f64, init: f64, g: &dyn Fn(&(f64, &Measurement)) -> f64| {
+        points.iter().map(g).fold(init, f)
+    };
+    let (x_min, x_max) = (fold(f64::min, f64::MAX, &|p| p.0), fold(f64::max, 0.0, &|p| p.0));
+    let (x_lo, x_hi) = (decade(x_min, false), decade(x_max, true));
+    let y_lo = decade(fold(f64::min, f64::MAX, &|p| p.1.mean_ms).max(1e-3), false);
+    let y_hi = decade(fold(f64::max, 0.0, &|p| p.1.mean_ms).max(10.0), true);
+    let x_of = |n: f64| {
+        left + (n.log10() - x_lo.log10()) / (x_hi.log10() - x_lo.log10()) * (W - left - right)
+    };
+    let y_of = |ms: f64| {
+        H - bottom
+            - (ms.log10() - y_lo.log10()) / (y_hi.log10() - y_lo.log10()) * (H - top - bottom)
+    };
+
+    // Grid and axis labels at 1, 2 and 5 of every decade.
+    let ticks = |lo: f64, hi: f64| {
+        let mut ticks = Vec::new();
+        let mut d = lo;
+        while d <= hi * 1.0001 {
+            for m in [1.0, 2.0, 5.0] {
+                if d * m <= hi * 1.0001 {
+                    ticks.push((d * m, m == 1.0));
+                }
+            }
+            d *= 10.0;
+        }
+        ticks
+    };
+    for (n, major) in ticks(x_lo, x_hi) {
+        let x = x_of(n);
+        let stroke = if major { "#bbb" } else { "#e4e4e4" };
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{:.1}" stroke="{stroke}"/>"#,
+            H - bottom
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            H - bottom + 16.0,
+            n
+        );
+    }
+    for (ms, major) in ticks(y_lo, y_hi) {
+        let y = y_of(ms);
+        let stroke = if major { "#bbb" } else { "#e4e4e4" };
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{stroke}"/>"#,
+            W - right
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
+            left - 6.0,
+            y + 4.0,
+            ms
+        );
+    }
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">bodies (circles of the large scene, sleeping off)</text>"#,
+        left + 0.5 * (W - left - right),
+        H - 18.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text transform="translate(18 {:.1}) rotate(-90)" text-anchor="middle">mean ms per step (one thread)</text>"#,
+        top + 0.5 * (H - top - bottom)
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="{left}" y="24" font-size="15">ms per step against body count (log–log)</text>"#
+    );
+
+    // 8.33 ms: one step per frame at 120 Hz.
+    let budget = 1000.0 / 120.0;
+    if budget > y_lo && budget < y_hi {
+        let y = y_of(budget);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#c22" stroke-dasharray="6 4"/>"##,
+            W - right
+        );
+        let _ = writeln!(
+            svg,
+            r##"<text x="{:.1}" y="{:.1}" fill="#c22">8.3 ms: 120 Hz</text>"##,
+            W - right + 6.0,
+            y + 4.0
+        );
+    }
+
+    // One line per engine, and a line ∝ N through our smallest point.
+    let mut legend_y = top + 10.0;
+    for engine in EngineKind::ALL {
+        let line: Vec<(f64, f64)> = points
+            .iter()
+            .filter(|(_, m)| m.engine == engine)
+            .map(|&(n, m)| (x_of(n), y_of(m.mean_ms)))
+            .collect();
+        if line.is_empty() {
+            continue;
+        }
+        let path: Vec<String> = line.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+        let c = colour(engine);
+        let _ = writeln!(
+            svg,
+            r#"<polyline points="{}" fill="none" stroke="{c}" stroke-width="2"/>"#,
+            path.join(" ")
+        );
+        for (x, y) in &line {
+            let _ = writeln!(svg, r#"<circle cx="{x:.1}" cy="{y:.1}" r="3.5" fill="{c}"/>"#);
+        }
+        let lx = W - right + 14.0;
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{lx:.1}" y1="{legend_y:.1}" x2="{:.1}" y2="{legend_y:.1}" stroke="{c}" stroke-width="2"/>"#,
+            lx + 22.0
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}">{}</text>"#,
+            lx + 28.0,
+            legend_y + 4.0,
+            engine.name()
+        );
+        legend_y += 20.0;
+    }
+    if let Some(&(n0, m0)) = points.iter().find(|(_, m)| m.engine == EngineKind::Ours) {
+        let n1 = x_max;
+        let m1 = m0.mean_ms * n1 / n0;
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#888" stroke-dasharray="2 4"/>"##,
+            x_of(n0),
+            y_of(m0.mean_ms),
+            x_of(n1),
+            y_of(m1)
+        );
+        let lx = W - right + 14.0;
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{lx:.1}" y1="{legend_y:.1}" x2="{:.1}" y2="{legend_y:.1}" stroke="#888" stroke-dasharray="2 4"/>"##,
+            lx + 22.0
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}">∝ N (ours)</text>"#,
+            lx + 28.0,
+            legend_y + 4.0
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
