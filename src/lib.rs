@@ -19,8 +19,9 @@ pub mod prelude {
     pub use crate::physics::{Material, PhysicsConfig};
     #[cfg(feature = "bevy")]
     pub use crate::plugin::{
-        AngularVelocity, BodyContact, Collider, Contact, LinearVelocity, NoInterpolation,
-        PhysicsBounds, PhysicsControls, PhysicsDebugDraw, PhysicsMaterial, PhysicsPose,
-        PhysicsSystems, PhysicsWarning, PhysicsWorld, RigidBody, SandboxPhysicsPlugin, Sleeping,
+        AngularVelocity, BodyContact, Collider, Contact, DragSettings, DragState, Held,
+        LinearVelocity, NoInterpolation, NotDraggable, PhysicsBounds, PhysicsControls,
+        PhysicsDebugDraw, PhysicsMaterial, PhysicsPose, PhysicsSystems, PhysicsWarning,
+        PhysicsWorld, RigidBody, SandboxPhysicsPlugin, Sleeping,
     };
 }
