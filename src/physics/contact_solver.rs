@@ -249,18 +249,81 @@ pub fn warm_start(contacts: &[SolverContact], bodies: &mut [SolverBody]) {
     }
 }
 
-/// One Gauss-Seidel pass over all contacts: normal, then friction, then rolling (R-SI-3).
-///
-/// The contacts arrive in sweep order, where neighbours in the list usually share a body.
-/// Solved back to back, each would wait for the previous one's result to come back from
-/// memory. Visiting the even entries first and then the odd ones lets the processor overlap
-/// consecutive solves (about 1.7× faster on the 820-box pyramid). Gauss-Seidel converges in
-/// any order, and the order is fixed, so results stay deterministic.
+/// One Gauss-Seidel pass over all contacts in list order: normal, then friction, then
+/// rolling (R-SI-3). The reference path; the world solves in [`SolveOrder`] instead.
 pub fn solve(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) {
-    for parity in 0..2 {
-        for c in contacts.iter_mut().skip(parity).step_by(2) {
-            solve_contact(c, bodies);
+    for c in contacts {
+        solve_contact(c, bodies);
+    }
+}
+
+/// One Gauss-Seidel pass over all contacts in `order` (see [`SolveOrder`]).
+pub fn solve_in_order(contacts: &mut [SolverContact], bodies: &mut [SolverBody], order: &[u32]) {
+    for &index in order {
+        solve_contact(&mut contacts[index as usize], bodies);
+    }
+}
+
+/// Colours of the contact graph: contacts of one colour share no movable body.
+///
+/// Each contact reads and writes its two bodies. Solved in list order, where neighbours
+/// usually share a body, every solve waits for the one before it: a single long dependency
+/// chain. Solved colour by colour, consecutive contacts are independent and the processor
+/// overlaps them. Greedy colouring (each contact takes the lowest colour neither of its
+/// movable bodies has yet) is O(n); immovable partners (walls, static and sleeping bodies,
+/// inverse mass 0) are never written and conflict with nothing. Contacts beyond 64 colours
+/// go last, in list order. Gauss-Seidel converges in any order and this one is fixed, so the
+/// simulation stays deterministic. On the 820-box pyramid it halved the solve.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOrder {
+    order: Vec<u32>,
+    body_colours: Vec<u64>,
+    contact_colours: Vec<u8>,
+    starts: Vec<u32>,
+}
+
+/// The colour of contacts that found no free colour among the 64.
+const OVERFLOW_COLOUR: usize = 64;
+
+impl SolveOrder {
+    /// Colours `contacts` and lays out the order.
+    pub fn build(&mut self, contacts: &[SolverContact], bodies: &[SolverBody]) {
+        self.body_colours.clear();
+        self.body_colours.resize(bodies.len(), 0);
+        self.contact_colours.clear();
+        self.starts.clear();
+        self.starts.resize(OVERFLOW_COLOUR + 2, 0);
+        for c in contacts {
+            let (a, b) = (c.a as usize, c.b as usize);
+            let movable = |i: usize| bodies[i].inverse_mass > 0.0;
+            let used = if movable(a) { self.body_colours[a] } else { 0 }
+                | if movable(b) { self.body_colours[b] } else { 0 };
+            let colour = (!used).trailing_zeros() as usize; // 64 when all are taken
+            if colour < OVERFLOW_COLOUR {
+                for i in [a, b] {
+                    if movable(i) {
+                        self.body_colours[i] |= 1 << colour;
+                    }
+                }
+            }
+            self.contact_colours.push(colour as u8);
+            self.starts[colour + 1] += 1;
         }
+        for colour in 0..=OVERFLOW_COLOUR {
+            self.starts[colour + 1] += self.starts[colour];
+        }
+        self.order.clear();
+        self.order.resize(contacts.len(), 0);
+        for (index, &colour) in self.contact_colours.iter().enumerate() {
+            let slot = &mut self.starts[colour as usize];
+            self.order[*slot as usize] = index as u32;
+            *slot += 1;
+        }
+    }
+
+    /// Contact indices, colour by colour.
+    pub fn order(&self) -> &[u32] {
+        &self.order
     }
 }
 
@@ -275,8 +338,8 @@ fn solve_contact(c: &mut SolverContact, bodies: &mut [SolverBody]) {
         // Neither body can turn (boxes, walls, static bodies): the same two solves with
         // the angular terms left out, because they are all zero.
         solve_linear(c, &mut a, &mut b);
-        bodies[ia] = a;
-        bodies[ib] = b;
+        write_back(bodies, ia, a);
+        write_back(bodies, ib, b);
         return;
     }
 
@@ -308,8 +371,17 @@ fn solve_contact(c: &mut SolverContact, bodies: &mut [SolverBody]) {
         b.angular_velocity += b.inverse_inertia * lambda;
     }
 
-    bodies[ia] = a;
-    bodies[ib] = b;
+    write_back(bodies, ia, a);
+    write_back(bodies, ib, b);
+}
+
+/// Stores a solved body. Immovable ones (inverse mass 0) never change and are not written,
+/// so contacts sharing a wall do not wait on each other's stores.
+#[inline]
+fn write_back(bodies: &mut [SolverBody], index: usize, body: SolverBody) {
+    if body.inverse_mass > 0.0 {
+        bodies[index] = body;
+    }
 }
 
 /// Normal and friction of a contact whose bodies cannot turn (1/I = 0 for both): the solve of
@@ -433,6 +505,55 @@ mod tests {
         assert!(c.normal_impulse > 0.0);
         assert!((c.tangent_impulse.abs() - friction * c.normal_impulse).abs() < 1e-4);
         assert!((c.rolling_impulse.abs() - rolling_limit * c.normal_impulse).abs() < 1e-4);
+    }
+
+    #[test]
+    fn contacts_of_one_colour_share_no_movable_body() {
+        // A chain 0–1–2–3 plus contacts with an immovable body 4 (a wall).
+        let mut bodies = SolverBodies::default();
+        for _ in 0..4 {
+            bodies.push(body(Vec2::ZERO, 0.0, 1.0, 0.0), (Vec2::ZERO, 0.0), false);
+        }
+        bodies.push(SolverBody::default(), (Vec2::ZERO, 0.0), false);
+        let pairs = [(0, 1), (1, 2), (2, 3), (4, 0), (4, 1), (4, 2), (4, 3), (0, 2)];
+        let contacts: Vec<_> = pairs
+            .iter()
+            .map(|&(a, b)| {
+                SolverContact::new(
+                    a,
+                    b,
+                    Vec2::X,
+                    0.0,
+                    Vec2::ZERO,
+                    Vec2::ZERO,
+                    Vec2::ZERO,
+                    0.0,
+                    0.0,
+                    0.0,
+                )
+            })
+            .collect();
+        let mut order = SolveOrder::default();
+        order.build(&contacts, &bodies.bodies);
+        let mut seen = order.order().to_vec();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..pairs.len() as u32).collect::<Vec<_>>(), "each contact once");
+        // Walk the colours: within one, no movable body twice.
+        let colour_of: Vec<usize> = order.contact_colours.iter().map(|&c| c as usize).collect();
+        for i in 0..pairs.len() {
+            for j in i + 1..pairs.len() {
+                if colour_of[i] == colour_of[j] {
+                    let movable = |k: u32| k < 4;
+                    let (a, b) = pairs[i];
+                    let (c, d) = pairs[j];
+                    for x in [a, b].into_iter().filter(|&x| movable(x)) {
+                        assert!(x != c && x != d, "contacts {i} and {j} share body {x}");
+                    }
+                }
+            }
+        }
+        // The wall alone never forces a new colour: the four wall contacts fit in few.
+        assert!(colour_of.iter().max().copied().unwrap_or(0) < 4);
     }
 
     #[test]

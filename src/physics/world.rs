@@ -66,7 +66,7 @@ use glam::Vec2;
 use super::body::{Body, BodyDesc, BodyHandle, BodyKind};
 use super::broad_phase::{BroadPhase, Proxy, ProxyState};
 use super::config::{ConfigError, FieldError, MIN_BODY_SIZE, PhysicsConfig};
-use super::contact_solver::{self, SolverBodies, SolverBody, SolverContact};
+use super::contact_solver::{self, SolveOrder, SolverBodies, SolverBody, SolverContact};
 use super::narrow_phase::{self, Wall};
 use super::position_solver;
 use super::union_find::UnionFind;
@@ -257,6 +257,7 @@ pub struct World {
     contact_keys: Vec<(u64, u64)>,
     warm_start_cache: PairMap<CachedImpulse>,
     solver: SolverBodies,
+    solve_order: SolveOrder,
     positions: Vec<Vec2>,
     start_positions: Vec<Vec2>,
     union_find: UnionFind,
@@ -290,6 +291,7 @@ impl World {
             contact_keys: Vec::new(),
             warm_start_cache: PairMap::default(),
             solver: SolverBodies::default(),
+            solve_order: SolveOrder::default(),
             positions: Vec::new(),
             start_positions: Vec::new(),
             union_find: UnionFind::default(),
@@ -538,8 +540,10 @@ impl World {
             self.config.restitution_threshold,
         );
         contact_solver::warm_start(&self.contacts, &mut self.solver.bodies);
+        self.solve_order.build(&self.contacts, &self.solver.bodies);
         for _ in 0..self.config.velocity_iterations {
-            contact_solver::solve(&mut self.contacts, &mut self.solver.bodies);
+            let order = self.solve_order.order();
+            contact_solver::solve_in_order(&mut self.contacts, &mut self.solver.bodies, order);
         }
         for (slot, solved) in self.slots.iter_mut().zip(&self.solver.bodies) {
             if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
