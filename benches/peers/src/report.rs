@@ -178,6 +178,8 @@ pub fn markdown(
         }
     }
 
+    md.push_str(&targets(shared, scaling));
+
     if !scaling.is_empty() {
         let _ = writeln!(md, "\n## Scaling\n");
         let _ = writeln!(
@@ -221,6 +223,90 @@ pub fn markdown(
     md
 }
 
+/// The targets of issue 6 that these measurements decide, each with what was measured.
+fn targets(shared: &[(&Case, Vec<Measurement>)], scaling: &[(&Case, Vec<Measurement>)]) -> String {
+    let mut rows: Vec<(String, String, bool)> = Vec::new();
+    let find = |results: &[Measurement], kind| results.iter().find(|m| m.engine == kind).cloned();
+    for (case, results) in shared.iter().filter(|(c, _)| !c.sleeping) {
+        let name = &case.scene.name;
+        let Some(ours) = find(results, EngineKind::Ours) else { continue };
+        if let Some(box2d) = find(results, EngineKind::Box2d) {
+            let ratio = ours.mean_ms / box2d.mean_ms;
+            rows.push((
+                format!("{name}: ms/step ≤ 0.5 × Box2D's (sleeping off)"),
+                format!("{ratio:.2} × ({:.3} vs {:.3} ms)", ours.mean_ms, box2d.mean_ms),
+                ratio <= 0.5,
+            ));
+        }
+        let peers: Vec<&Measurement> =
+            results.iter().filter(|m| m.engine != EngineKind::Ours).collect();
+        if !peers.is_empty() {
+            let deepest = peers.iter().map(|m| m.quality.deepest).fold(f32::MAX, f32::min);
+            let pairs = peers.iter().map(|m| m.quality.visible_pairs).min().unwrap_or(0);
+            rows.push((
+                format!("{name}: deepest overlap and pairs > 1 px no worse than the better peer"),
+                format!(
+                    "{:.2} px, {} pairs (better peer: {deepest:.2} px, {pairs} pairs)",
+                    ours.quality.deepest, ours.quality.visible_pairs
+                ),
+                ours.quality.deepest <= deepest + 1e-3 && ours.quality.visible_pairs <= pairs,
+            ));
+        }
+        if let Some(drift) = ours.quality.apex_drift {
+            rows.push((
+                format!("{name}: apex drift < 0.5 px"),
+                format!("{drift:.2} px"),
+                drift < 0.5,
+            ));
+        }
+    }
+    for (case, results) in shared.iter().filter(|(c, _)| c.sleeping) {
+        if !case.scene.name.starts_with("mixed") {
+            continue;
+        }
+        let Some(ours) = find(results, EngineKind::Ours) else { continue };
+        let n = case.scene.bodies.len();
+        rows.push((
+            format!("{}: all asleep 10 s after the start (sleeping on)", case.scene.name),
+            format!("{} of {n} asleep after {} steps", ours.asleep, case.steps),
+            ours.asleep == n,
+        ));
+    }
+    let ours_at = |n: usize| {
+        scaling
+            .iter()
+            .find(|(c, _)| c.scene.bodies.len() == n)
+            .and_then(|(_, results)| find(results, EngineKind::Ours))
+    };
+    if let Some(ours) = ours_at(20_000) {
+        rows.push((
+            "20,000 awake circles under 8.3 ms per step".into(),
+            format!("{:.3} ms", ours.mean_ms),
+            ours.mean_ms < 1000.0 / 120.0,
+        ));
+        if let Some(small) = ours_at(1_000) {
+            let growth = (ours.mean_ms / 20_000.0) / (small.mean_ms / 1_000.0);
+            rows.push((
+                "about linear from 1,000 to 20,000 bodies (cost per body grows ≤ 1.25 ×)".into(),
+                format!("cost per body × {growth:.2}"),
+                growth <= 1.25,
+            ));
+        }
+    }
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut md = String::from("\n## Targets of issue 6\n\n");
+    md.push_str(
+        "Decided by this run for our engine (the Bevy layer's overhead is measured elsewhere).\n\n",
+    );
+    md.push_str("| target | measured | met |\n|---|---|---|\n");
+    for (target, measured, met) in rows {
+        let _ = writeln!(md, "| {target} | {measured} | {} |", if met { "yes" } else { "**no**" });
+    }
+    md
+}
+
 /// Colour of each engine's line.
 fn colour(engine: EngineKind) -> &'static str {
     match engine {
@@ -250,17 +336,23 @@ pub fn scaling_svg(scaling: &[(&Case, Vec<Measurement>)]) -> String {
         svg.push_str("</svg>\n");
         return svg;
     }
-    let decade = |v: f64, up: bool| {
-        let l = v.log10();
-        10f64.powf(if up { l.ceil() } else { l.floor() })
+    // Axis ends at the nearest 1, 2 or 5 of a decade around the data.
+    let nice = |v: f64, up: bool| {
+        let decade = 10f64.powf(v.log10().floor());
+        let steps = [1.0, 2.0, 5.0, 10.0].map(|m| m * decade);
+        if up {
+            steps.into_iter().find(|&s| s >= v * 0.9999).unwrap_or(10.0 * decade)
+        } else {
+            steps.into_iter().rev().find(|&s| s <= v * 1.0001).unwrap_or(decade)
+        }
     };
     let fold = |f: fn(f64, f64) -> f64, init: f64, g: &dyn Fn(&(f64, &Measurement)) -> f64| {
         points.iter().map(g).fold(init, f)
     };
     let (x_min, x_max) = (fold(f64::min, f64::MAX, &|p| p.0), fold(f64::max, 0.0, &|p| p.0));
-    let (x_lo, x_hi) = (decade(x_min, false), decade(x_max, true));
-    let y_lo = decade(fold(f64::min, f64::MAX, &|p| p.1.mean_ms).max(1e-3), false);
-    let y_hi = decade(fold(f64::max, 0.0, &|p| p.1.mean_ms).max(10.0), true);
+    let (x_lo, x_hi) = (nice(x_min, false), nice(x_max, true));
+    let y_lo = nice(fold(f64::min, f64::MAX, &|p| p.1.mean_ms).max(1e-3), false);
+    let y_hi = nice(fold(f64::max, 0.0, &|p| p.1.mean_ms).max(10.0), true);
     let x_of = |n: f64| {
         left + (n.log10() - x_lo.log10()) / (x_hi.log10() - x_lo.log10()) * (W - left - right)
     };
@@ -272,11 +364,12 @@ pub fn scaling_svg(scaling: &[(&Case, Vec<Measurement>)]) -> String {
     // Grid and axis labels at 1, 2 and 5 of every decade.
     let ticks = |lo: f64, hi: f64| {
         let mut ticks = Vec::new();
-        let mut d = lo;
+        let mut d = 10f64.powf(lo.log10().floor());
         while d <= hi * 1.0001 {
             for m in [1.0, 2.0, 5.0] {
-                if d * m <= hi * 1.0001 {
-                    ticks.push((d * m, m == 1.0));
+                let t = d * m;
+                if t >= lo * 0.9999 && t <= hi * 1.0001 {
+                    ticks.push((t, m == 1.0));
                 }
             }
             d *= 10.0;
