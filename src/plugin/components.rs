@@ -154,10 +154,13 @@ pub struct BodyPose {
 }
 
 impl BodyPose {
-    /// `lerp(self, other, alpha)` for both the translation and the angle.
+    /// `self + (other − self)·alpha` for both the translation and the angle.
+    ///
+    /// Written out rather than glam's `a·(1 − t) + b·t`, which is not exactly `a` when
+    /// `a == b`: a body at rest would shake by an ulp with the frame timing.
     pub fn lerp(self, other: BodyPose, alpha: f32) -> BodyPose {
         BodyPose {
-            translation: self.translation.lerp(other.translation, alpha),
+            translation: self.translation + (other.translation - self.translation) * alpha,
             angle: self.angle + (other.angle - self.angle) * alpha,
         }
     }

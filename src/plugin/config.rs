@@ -128,6 +128,15 @@ pub fn retime(config: &PhysicsConfig, fixed: &mut Time<Fixed>, virtual_time: &mu
     }
 }
 
+/// Times the fixed loop for the initial config, before the first frame.
+pub fn time_fixed_loop(
+    config: Res<PhysicsConfig>,
+    mut fixed: ResMut<Time<Fixed>>,
+    mut virtual_time: ResMut<Time<Virtual>>,
+) {
+    retime(&config, &mut fixed, &mut virtual_time);
+}
+
 /// Hands a changed [`PhysicsConfig`] resource to the core; refuses invalid ones (R-CFG-3).
 pub fn apply_config(
     mut config: ResMut<PhysicsConfig>,

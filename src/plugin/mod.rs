@@ -229,6 +229,7 @@ impl Plugin for SandboxPhysicsPlugin {
             Update,
             interpolation::interpolate_transforms.in_set(PhysicsSystems::Interpolate),
         )
+        .add_systems(PreStartup, config::time_fixed_loop)
         .add_observer(sync::remove_body);
 
         if self.picking {
@@ -245,15 +246,7 @@ impl Plugin for SandboxPhysicsPlugin {
     }
 
     fn finish(&self, app: &mut App) {
-        // Time the fixed loop now that `TimePlugin` has certainly inserted its clocks.
-        let config = app.world().resource::<PhysicsConfig>().clone();
-        let world = app.world_mut();
-        let mut fixed = world.get_resource::<Time<Fixed>>().copied().unwrap_or_default();
-        let mut virtual_time = world.get_resource::<Time<Virtual>>().copied().unwrap_or_default();
-        config::retime(&config, &mut fixed, &mut virtual_time);
-        world.insert_resource(fixed);
-        world.insert_resource(virtual_time);
-
+        // Only now is it known whether `GizmoPlugin` is there (headless apps have no gizmos).
         if app.world().contains_resource::<GizmoConfigStore>() {
             app.add_systems(
                 Update,

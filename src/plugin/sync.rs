@@ -4,7 +4,8 @@
 //! Each fixed run (see [`PhysicsSystems`](super::PhysicsSystems)):
 //!
 //! 1. [`register_bodies`]: a new or changed [`Collider`] or [`RigidBody`] (re)builds the body;
-//!    bodies are added in entity order, so the same spawns give the same world.
+//!    bodies are added in the order of their entity index, so the same spawns give the same
+//!    world.
 //! 2. [`apply_user_writes`]: a `Transform`, velocity or material that differs from what the
 //!    plugin last wrote is the user's and goes to the core (teleport, push, new material);
 //!    each wakes the body's island.
@@ -79,7 +80,8 @@ pub fn register_bodies(
     mut warnings: MessageWriter<PhysicsWarning>,
 ) {
     let mut entities: Vec<Entity> = bodies.iter().map(|(entity, ..)| entity).collect();
-    entities.sort_unstable();
+    // Index order is spawn order in a fresh world (`Entity`'s own order is not).
+    entities.sort_unstable_by_key(|entity| entity.index_u32());
     let mapping = physics.mapping();
     for entity in entities {
         let Ok((_, mut collider, mut rigid_body, material, transform, velocity, spin, mut pose)) =
@@ -196,8 +198,7 @@ pub fn apply_user_writes(
             pose.written_velocity = velocity.0;
         }
 
-        // NaN never equals itself; `to_bits` makes a refused NaN count as handled.
-        if spin.0.to_bits() != pose.written_angular_velocity.to_bits() {
+        if spin.0 != pose.written_angular_velocity {
             let wanted = mapping.angle_to_core(spin.0);
             if let Err(error) = physics.world_mut().set_angular_velocity(handle, wanted) {
                 refuse(&mut warnings, entity, format!("AngularVelocity refused ({error})"));
@@ -313,13 +314,13 @@ pub fn write_back(
         if pose.previous() != previous || pose.current() != current {
             pose.set(previous, current);
         }
-        let v = mapping.vector_to_bevy(body.velocity());
-        velocity.set_if_neq(LinearVelocity(v));
-        let w = mapping.angle_to_bevy(body.angular_velocity());
-        spin.set_if_neq(AngularVelocity(w));
-        if pose.written_velocity != v || pose.written_angular_velocity.to_bits() != w.to_bits() {
-            pose.written_velocity = v;
-            pose.written_angular_velocity = w;
+        velocity.set_if_neq(LinearVelocity(mapping.vector_to_bevy(body.velocity())));
+        spin.set_if_neq(AngularVelocity(mapping.angle_to_bevy(body.angular_velocity())));
+        // Remember the components as they are (`set_if_neq` keeps a +0.0 where the core has
+        // −0.0), so that the next comparison with them is exact.
+        if pose.written_velocity != velocity.0 || pose.written_angular_velocity != spin.0 {
+            pose.written_velocity = velocity.0;
+            pose.written_angular_velocity = spin.0;
         }
         match (body.is_sleeping(), marked) {
             (true, false) => {

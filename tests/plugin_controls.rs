@@ -1,0 +1,233 @@
+//! Run-time controls and live config: pause, single step, gravity toggle, clear, walls, and
+//! config changes valid and invalid (R-CFG-2, R-CFG-3, R-SLP-4).
+
+mod plugin_support;
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::window::{PrimaryWindow, WindowResolution};
+use bevy_sandbox_physics::physics::Material;
+use bevy_sandbox_physics::prelude::*;
+use plugin_support::*;
+
+/// Floor of the default world (1280 × 720 around the origin).
+const FLOOR: f32 = -360.0;
+
+fn controls(app: &mut App) -> Mut<'_, PhysicsControls> {
+    app.world_mut().resource_mut::<PhysicsControls>()
+}
+
+fn config(app: &mut App) -> Mut<'_, PhysicsConfig> {
+    app.world_mut().resource_mut::<PhysicsConfig>()
+}
+
+#[test]
+fn pause_freezes_the_world_and_single_step_runs_exactly_one_step() {
+    let mut app = app_with(SandboxPhysicsPlugin::default(), frame_144());
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 200.0, 0.0)));
+    frames(&mut app, 20);
+    controls(&mut app).paused = true;
+    // Until the next fixed run the drawing may finish the last step (at most 1/120 s).
+    frames(&mut app, 2);
+    let (frozen_steps, frozen) = (steps(&app), drawn(&app, ball));
+    // 144 Hz frames end at every fraction of a step: a paused body must not shake with them.
+    for _ in 0..50 {
+        app.update();
+        assert_eq!(steps(&app), frozen_steps);
+        assert_eq!(drawn(&app, ball), frozen);
+    }
+
+    controls(&mut app).request_single_step();
+    app.update();
+    assert_eq!(steps(&app), frozen_steps + 1, "one step, not one per fixed run");
+    assert!(!app.world().resource::<PhysicsControls>().single_step, "the request is consumed");
+    frames(&mut app, 5);
+    assert_eq!(steps(&app), frozen_steps + 1);
+    assert!(drawn(&app, ball).y < frozen.y, "the step moved the ball down");
+
+    controls(&mut app).paused = false;
+    frames(&mut app, 2);
+    assert!(steps(&app) > frozen_steps + 1, "resumed");
+}
+
+#[test]
+fn toggling_gravity_wakes_every_body_r_slp_4() {
+    let mut app = app();
+    let ball =
+        spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, FLOOR + 20.0, 0.0)));
+    let start = app.world().resource::<Time<Virtual>>().elapsed_secs();
+    while app.world().get::<Sleeping>(ball).is_none() {
+        app.update();
+        let elapsed = app.world().resource::<Time<Virtual>>().elapsed_secs() - start;
+        assert!(elapsed < 3.0, "the ball should fall asleep on the floor");
+    }
+
+    controls(&mut app).toggle_gravity();
+    app.update();
+    assert!(!physics(&app).world().gravity_enabled());
+    assert!(app.world().get::<Sleeping>(ball).is_none(), "woken by the gravity toggle");
+
+    // Without gravity, a ball pushed up keeps its speed and does not come down.
+    app.world_mut().get_mut::<LinearVelocity>(ball).expect("velocity").0 = Vec2::new(0.0, 100.0);
+    frames(&mut app, 60);
+    assert!((get::<LinearVelocity>(&app, ball).y - 100.0).abs() < 1e-3);
+
+    controls(&mut app).toggle_gravity();
+    frames(&mut app, 20);
+    assert!(get::<LinearVelocity>(&app, ball).y < 0.0, "gravity is back");
+}
+
+#[test]
+fn a_live_gravity_change_takes_effect_next_step_r_cfg_2() {
+    let mut app = app();
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 0.0, 0.0)));
+    frames(&mut app, 10);
+    assert!(get::<LinearVelocity>(&app, ball).y < 0.0, "falling");
+    // The config is the core's, y down: a negative y pulls up on screen (+y in Bevy).
+    config(&mut app).gravity = Vec2::new(0.0, -980.0);
+    let before = get::<LinearVelocity>(&app, ball).y;
+    app.update();
+    let after = get::<LinearVelocity>(&app, ball).y;
+    let dt = physics(&app).world().config().time_step;
+    assert!((after - before - 2.0 * 980.0 * dt).abs() < 1e-2, "{before} -> {after}");
+    assert_eq!(physics(&app).world().config().gravity, Vec2::new(0.0, -980.0));
+}
+
+/// The highest upward speed of a ball dropped onto the floor, over `seconds`.
+fn rebound_speed(app: &mut App, ball: Entity, seconds: usize) -> f32 {
+    let mut best = f32::MIN;
+    for _ in 0..seconds * 60 {
+        app.update();
+        best = best.max(get::<LinearVelocity>(app, ball).y);
+    }
+    best
+}
+
+#[test]
+fn a_live_restitution_change_takes_effect_next_step_r_cfg_2() {
+    let dead = PhysicsMaterial(Material { density: 1.0, friction: 0.5, restitution: 0.0 });
+    let mut app = app();
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 0.0, 0.0), dead));
+    let before = rebound_speed(&mut app, ball, 2);
+    assert!(before < 1.0, "e = max(0, wall 0) = 0: no bounce, got {before}");
+
+    // Walls of e = 1 make the contact elastic (e = max(e_A, e_B)).
+    config(&mut app).wall_restitution = 1.0;
+    app.world_mut().get_mut::<Transform>(ball).expect("transform").translation.y = 0.0;
+    let after = rebound_speed(&mut app, ball, 2);
+    // Dropped 340 px: v = √(2·980·340) ≈ 816 px/s, and back up at about that.
+    assert!(after > 700.0, "bounces back up at {after} px/s");
+}
+
+#[test]
+fn an_invalid_config_is_refused_and_the_last_valid_one_stays_r_cfg_3() {
+    let mut app = app();
+    spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 0.0, 0.0)));
+    frames(&mut app, 2);
+    let valid = app.world().resource::<PhysicsConfig>().clone();
+    let timestep = app.world().resource::<Time<Fixed>>().timestep();
+
+    config(&mut app).time_step = -1.0;
+    config(&mut app).rolling_resistance = f32::NAN;
+    let before = steps(&app);
+    app.update();
+    let warnings = take_warnings(&mut app);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let message = &warnings[0].message;
+    for expected in ["time_step", "rolling_resistance", "allowed", "0.001 ..= 0.033"] {
+        assert!(message.contains(expected), "{expected:?} missing in: {message}");
+    }
+    assert_eq!(*app.world().resource::<PhysicsConfig>(), valid, "the resource is reset");
+    assert_eq!(*physics(&app).world().config(), valid, "the core keeps the valid config");
+    assert_eq!(app.world().resource::<Time<Fixed>>().timestep(), timestep);
+    assert_eq!(steps(&app) - before, 2, "and keeps stepping");
+
+    // A combination that breaks an invariant is refused the same way.
+    config(&mut app).time_step = 1.0 / 30.0;
+    app.update();
+    let warnings = take_warnings(&mut app);
+    assert!(warnings[0].message.contains("max_speed"), "{}", warnings[0].message);
+    assert_eq!(*physics(&app).world().config(), valid);
+    frames(&mut app, 2);
+    assert!(take_warnings(&mut app).is_empty(), "refused once, not every step");
+}
+
+#[test]
+fn clearing_despawns_every_body_and_nothing_else() {
+    let mut app = app();
+    let bodies: Vec<Entity> = (0..5)
+        .map(|i| {
+            let x = -200.0 + 100.0 * i as f32;
+            spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(x, 0.0, 0.0)))
+        })
+        .collect();
+    let bystander = spawn(&mut app, Transform::default());
+    frames(&mut app, 2);
+    assert_eq!(physics(&app).len(), 5);
+
+    controls(&mut app).request_clear();
+    app.update();
+    assert!(physics(&app).is_empty());
+    assert_eq!(physics(&app).world().body_count(), 0);
+    assert!(bodies.iter().all(|&e| app.world().get_entity(e).is_err()), "despawned");
+    assert!(app.world().get_entity(bystander).is_ok());
+    assert!(!app.world().resource::<PhysicsControls>().clear_requested);
+
+    // The world goes on: new bodies work.
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 0.0, 0.0)));
+    frames(&mut app, 2);
+    assert!(physics(&app).handle(ball).is_some());
+}
+
+#[test]
+fn moving_the_walls_moves_the_core_walls_and_refuses_tiny_ones() {
+    let mut app = app();
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 0.0, 0.0)));
+    let raised = Rect::from_corners(Vec2::new(-640.0, -100.0), Vec2::new(640.0, 360.0));
+    app.world_mut().resource_mut::<PhysicsBounds>().0 = raised;
+    frames(&mut app, 120);
+    let y = drawn(&app, ball).y;
+    assert!((y - (-100.0 + 20.0)).abs() < 1.5, "rests on the raised floor, y = {y}");
+
+    let tiny = Rect::from_center_size(Vec2::ZERO, Vec2::splat(10.0));
+    app.world_mut().resource_mut::<PhysicsBounds>().0 = tiny;
+    app.update();
+    let warnings = take_warnings(&mut app);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].message.contains("at least 24 px"), "{}", warnings[0].message);
+    assert_eq!(app.world().resource::<PhysicsBounds>().0, raised, "the resource is reset");
+}
+
+#[test]
+fn the_walls_follow_the_primary_window_when_asked() {
+    let plugin = SandboxPhysicsPlugin::default().walls_follow_window(true);
+    let mut app = app_with(plugin, frame_60());
+    let window = app
+        .world_mut()
+        .spawn((Window { resolution: WindowResolution::new(800, 600), ..default() }, PrimaryWindow))
+        .id();
+    frames(&mut app, 2);
+    let expected = Rect::from_center_size(Vec2::ZERO, Vec2::new(800.0, 600.0));
+    assert_eq!(app.world().resource::<PhysicsBounds>().0, expected);
+    let mapping = physics(&app).mapping();
+    assert_eq!(physics(&app).world().bounds(), mapping.rect_to_core(expected));
+
+    app.world_mut().get_mut::<Window>(window).expect("window").resolution.set(1000.0, 500.0);
+    frames(&mut app, 2);
+    let expected = Rect::from_center_size(Vec2::ZERO, Vec2::new(1000.0, 500.0));
+    assert_eq!(app.world().resource::<PhysicsBounds>().0, expected);
+}
+
+#[test]
+fn a_paused_virtual_clock_stops_the_world_too() {
+    let mut app = app();
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 0.0, 0.0)));
+    frames(&mut app, 5);
+    app.world_mut().resource_mut::<Time<Virtual>>().pause();
+    let (before, at) = (steps(&app), drawn(&app, ball));
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(Duration::from_millis(7)));
+    frames(&mut app, 10);
+    assert_eq!(steps(&app), before);
+    assert_eq!(drawn(&app, ball), at);
+}
