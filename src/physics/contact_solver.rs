@@ -345,7 +345,7 @@ fn solve_contact(c: &mut SolverContact, bodies: &mut [SolverBody]) {
 
     // Normal: drive v_n to the bounce target; accumulated P_n ≥ 0 (contacts only push).
     let v_n = relative_speed(&a, &b, c.normal, c.normal_levers);
-    let accumulated = (c.normal_impulse - c.normal_mass * (v_n - c.bounce_velocity)).max(0.0);
+    let accumulated = at_least(c.normal_impulse - c.normal_mass * (v_n - c.bounce_velocity), 0.0);
     push_apart(&mut a, &mut b, c.normal, c.normal_levers, accumulated - c.normal_impulse);
     c.normal_impulse = accumulated;
 
@@ -354,7 +354,7 @@ fn solve_contact(c: &mut SolverContact, bodies: &mut [SolverBody]) {
     let t = tangent(c.normal);
     let v_t = relative_speed(&a, &b, t, c.tangent_levers);
     let limit = c.friction * c.normal_impulse;
-    let accumulated = (c.tangent_impulse - c.tangent_mass * v_t).max(-limit).min(limit);
+    let accumulated = within(c.tangent_impulse - c.tangent_mass * v_t, limit);
     push_apart(&mut a, &mut b, t, c.tangent_levers, accumulated - c.tangent_impulse);
     c.tangent_impulse = accumulated;
 
@@ -363,8 +363,7 @@ fn solve_contact(c: &mut SolverContact, bodies: &mut [SolverBody]) {
     if c.rolling_mass > 0.0 {
         let relative_spin = b.angular_velocity - a.angular_velocity;
         let limit = c.rolling_limit * c.normal_impulse;
-        let accumulated =
-            (c.rolling_impulse - c.rolling_mass * relative_spin).max(-limit).min(limit);
+        let accumulated = within(c.rolling_impulse - c.rolling_mass * relative_spin, limit);
         let lambda = accumulated - c.rolling_impulse;
         c.rolling_impulse = accumulated;
         a.angular_velocity -= a.inverse_inertia * lambda;
@@ -373,6 +372,20 @@ fn solve_contact(c: &mut SolverContact, bodies: &mut [SolverBody]) {
 
     write_back(bodies, ia, a);
     write_back(bodies, ib, b);
+}
+
+/// `max(x, low)` as one instruction: the solver's values are never NaN, so the NaN rules of
+/// `f32::max` (several instructions on x86) are not needed in the inner loop.
+#[inline]
+fn at_least(x: f32, low: f32) -> f32 {
+    if x > low { x } else { low }
+}
+
+/// `x` clamped to `[−limit, limit]` (limit ≥ 0), the accumulated-impulse clamp.
+#[inline]
+fn within(x: f32, limit: f32) -> f32 {
+    let x = if x < limit { x } else { limit };
+    if x > -limit { x } else { -limit }
 }
 
 /// Stores a solved body. Immovable ones (inverse mass 0) never change and are not written,
@@ -389,7 +402,7 @@ fn write_back(bodies: &mut [SolverBody], index: usize, body: SolverBody) {
 #[inline]
 fn solve_linear(c: &mut SolverContact, a: &mut SolverBody, b: &mut SolverBody) {
     let v_n = (b.velocity - a.velocity).dot(c.normal);
-    let accumulated = (c.normal_impulse - c.normal_mass * (v_n - c.bounce_velocity)).max(0.0);
+    let accumulated = at_least(c.normal_impulse - c.normal_mass * (v_n - c.bounce_velocity), 0.0);
     let p = c.normal * (accumulated - c.normal_impulse);
     c.normal_impulse = accumulated;
     a.velocity -= p * a.inverse_mass;
@@ -398,7 +411,7 @@ fn solve_linear(c: &mut SolverContact, a: &mut SolverBody, b: &mut SolverBody) {
     let t = tangent(c.normal);
     let v_t = (b.velocity - a.velocity).dot(t);
     let limit = c.friction * c.normal_impulse;
-    let accumulated = (c.tangent_impulse - c.tangent_mass * v_t).max(-limit).min(limit);
+    let accumulated = within(c.tangent_impulse - c.tangent_mass * v_t, limit);
     let p = t * (accumulated - c.tangent_impulse);
     c.tangent_impulse = accumulated;
     a.velocity -= p * a.inverse_mass;
