@@ -82,8 +82,8 @@ pub struct PhysicsPanel {
     refused: HashMap<&'static str, String>,
     /// The outcome of the last preset action (ok, message).
     preset_status: Option<(bool, String)>,
-    /// The editor widget of each field in the last drawn frame.
-    field_widgets: HashMap<&'static str, egui::Id>,
+    /// The editor widgets of each field in the last drawn frame (two for a vector).
+    field_widgets: HashMap<&'static str, Vec<egui::Id>>,
 }
 
 impl Default for PhysicsPanel {
@@ -104,10 +104,10 @@ impl PhysicsPanel {
         self.refused.get(field).map(String::as_str)
     }
 
-    /// The egui id of `field`'s editor widget as last drawn (for tests and tooling: find it
-    /// with `egui::Context::read_response`). For `gravity` it is the x component's.
-    pub fn field_widget(&self, field: &str) -> Option<egui::Id> {
-        self.field_widgets.get(field).copied()
+    /// The egui ids of `field`'s editor widgets as last drawn: one per value, x and y for a
+    /// vector (for tests and tooling: find them with `egui::Context::read_response`).
+    pub fn field_widgets(&self, field: &str) -> &[egui::Id] {
+        self.field_widgets.get(field).map_or(&[], Vec::as_slice)
     }
 
     /// The fields that had an editor in the last drawn frame.
@@ -201,6 +201,8 @@ pub fn show_physics_panel(ctx: &egui::Context, params: &mut PhysicsPanelParams) 
         .open(&mut open)
         .default_pos(egui::pos2(8.0, 8.0))
         .default_width(380.0)
+        // As tall as the screen allows; the contents scroll below that.
+        .default_height(ctx.content_rect().height() - 16.0)
         .vscroll(true)
         .show(ctx, |ui| physics_panel_ui(ui, params));
     if open != params.panel.open {
@@ -365,11 +367,10 @@ fn parameters_ui(ui: &mut egui::Ui, params: &mut PhysicsPanelParams) {
 
 /// Range text of a parameter: "0 ..= 1000 px/s".
 fn range_text(parameter: &Parameter) -> String {
+    let unit = if parameter.unit == "1" { "" } else { parameter.unit };
     match (parameter.get)(&PhysicsConfig::default()) {
         ParameterValue::Switch(_) => "on / off".to_string(),
-        _ => format!("{} ..= {} {}", parameter.min, parameter.max, parameter.unit)
-            .trim_end()
-            .to_string(),
+        _ => format!("{} ..= {} {unit}", parameter.min, parameter.max).trim_end().to_string(),
     }
 }
 
@@ -412,16 +413,23 @@ fn parameter_row(
     } else {
         format!(" {}", parameter.unit)
     };
-    let response = ui
+    let editors: Vec<egui::Response> = ui
         .horizontal(|ui| match &mut edited {
             ParameterValue::Float(x) => {
                 let speed = drag_speed(parameter, value_f32(default));
-                ui.add(egui::DragValue::new(x).range(min..=max).speed(speed).suffix(&suffix))
+                vec![ui.add(egui::DragValue::new(x).range(min..=max).speed(speed).suffix(&suffix))]
             }
-            ParameterValue::Count(x) => ui.add(
-                egui::DragValue::new(x).range(min as u32..=max as u32).speed(0.1).suffix(&suffix),
-            ),
-            ParameterValue::Switch(x) => ui.checkbox(x, ""),
+            ParameterValue::Count(x) => {
+                vec![
+                    ui.add(
+                        egui::DragValue::new(x)
+                            .range(min as u32..=max as u32)
+                            .speed(0.1)
+                            .suffix(&suffix),
+                    ),
+                ]
+            }
+            ParameterValue::Switch(x) => vec![ui.checkbox(x, "")],
             ParameterValue::Vector(v) => {
                 let speed = drag_speed(parameter, value_f32(default));
                 let x = ui
@@ -433,12 +441,12 @@ fn parameter_row(
                         .prefix("y ")
                         .suffix(&suffix),
                 );
-                x.union(y)
+                vec![x, y]
             }
         })
-        .inner
-        .on_hover_text(&tooltip);
-    params.panel.field_widgets.insert(parameter.name, response.id);
+        .inner;
+    let ids = editors.into_iter().map(|editor| editor.on_hover_text(&tooltip).id).collect();
+    params.panel.field_widgets.insert(parameter.name, ids);
 
     ui.horizontal(|ui| {
         if ui
