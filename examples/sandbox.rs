@@ -1,0 +1,210 @@
+//! The sandbox: throw circles and boxes of rubber, wood, steel and ice around, and tune every
+//! physics parameter live.
+//!
+//! ```sh
+//! cargo run --release --example sandbox
+//! ```
+//!
+//! Everything the crate does in one window: [`SandboxPhysicsPlugin`] steps the core at
+//! 120 Hz and interpolates the drawn poses, its picking backend lets you grab and throw
+//! bodies, its panel (left) edits every `PhysicsConfig` value, and the tool palette (right)
+//! chooses what a click spawns and loads the shared scenes. The walls are the window minus
+//! the two panels: resize the window and they follow.
+//!
+//! What you see explains the physics: the colour is the material (rubber red, wood tan,
+//! steel blue-grey, ice pale cyan; static bodies darker), every circle has a radius line so
+//! rolling shows (R-FRI-3), sleeping bodies are dimmed (§11), the held body is lit with a
+//! line to its drag target (§13), and the overlay (D) adds contacts, normals and islands.
+//!
+//! # Controls
+//!
+//! | input | action |
+//! |---|---|
+//! | left click on empty space | spawn the palette's body (shape, size, material) |
+//! | Shift + left click / drag | spawn even onto bodies, into the middle of a pile / paint |
+//! | left drag on a body | drag it; release while moving to throw it |
+//! | right click, or Delete / Backspace | delete the body under the pointer |
+//! | Space | pause / resume (paused, a dragged body moves directly) |
+//! | N | single step (pauses first) |
+//! | G | gravity on / off |
+//! | R | reset: reload the last scene |
+//! | C | clear: remove every body |
+//! | D | overlay of contacts, normals and islands |
+//! | P | show / hide the tool palette |
+//! | 1 … 6 | scenes: pyramid, rain, mixed pile, material balls, sliding boxes, stress |
+//!
+//! # Command line
+//! * `--size <w>x<h>`: window size in logical px (default 1280x720).
+//! * `--bench <bodies> [--seconds <s>]`: load the stress scene with that many bodies, print
+//!   the frame rate while they fall and after they settle, and exit.
+//! * `--smoke <dir>`: the scripted run CI does under Xvfb (needs `xdotool`); screenshots and
+//!   their snapshots go to `<dir>`, checked by `tests/sandbox_smoke.rs`.
+
+#[path = "sandbox/bench.rs"]
+mod bench;
+#[path = "sandbox/look.rs"]
+mod look;
+#[path = "sandbox/presets.rs"]
+mod presets;
+#[path = "sandbox/smoke.rs"]
+mod smoke;
+#[path = "sandbox/snapshot.rs"]
+mod snapshot;
+#[path = "sandbox/tools.rs"]
+mod tools;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bevy::prelude::*;
+use bevy::window::{PresentMode, WindowResolution};
+use bevy_sandbox_physics::prelude::*;
+
+use crate::tools::{Palette, SandboxAction};
+
+/// How the sandbox runs, from the command line.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Options {
+    size: Option<(u32, u32)>,
+    bench: Option<usize>,
+    seconds: f64,
+    smoke: Option<PathBuf>,
+}
+
+const USAGE: &str = "usage: sandbox [--size <w>x<h>] [--bench <bodies> [--seconds <s>]] \
+                     [--smoke <dir>]";
+
+/// Parses the command line; `Err` carries the message to print.
+fn parse_options(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut options = Options { seconds: 12.0, ..Options::default() };
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "--size" => {
+                let text = value("--size")?;
+                let parsed = text
+                    .split_once('x')
+                    .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+                    .filter(|&(w, h): &(u32, u32)| {
+                        (200..=8000).contains(&w) && (200..=8000).contains(&h)
+                    });
+                options.size =
+                    Some(parsed.ok_or(format!("--size {text}: expected e.g. 1280x720"))?);
+            }
+            "--bench" => {
+                let text = value("--bench")?;
+                let bodies = text.parse().ok().filter(|n| (1..=20_000).contains(n));
+                options.bench =
+                    Some(bodies.ok_or(format!("--bench {text}: expected 1 to 20000 bodies"))?);
+            }
+            "--seconds" => {
+                let text = value("--seconds")?;
+                let seconds = text.parse().ok().filter(|s: &f64| (1.0..=600.0).contains(s));
+                options.seconds = seconds.ok_or(format!("--seconds {text}: expected 1 to 600"))?;
+            }
+            "--smoke" => options.smoke = Some(PathBuf::from(value("--smoke")?)),
+            "--help" | "-h" => return Err(USAGE.into()),
+            other => return Err(format!("unknown argument {other}\n{USAGE}")),
+        }
+    }
+    Ok(options)
+}
+
+fn main() -> ExitCode {
+    let options = match parse_options(std::env::args().skip(1)) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(dir) = &options.smoke
+        && let Err(error) = std::fs::create_dir_all(dir)
+    {
+        eprintln!("cannot create {}: {error}", dir.display());
+        return ExitCode::from(2);
+    }
+
+    let (title, default_size) = match (&options.smoke, options.bench) {
+        (Some(_), _) => (smoke::SMOKE_TITLE.to_string(), (1600, 900)),
+        (None, Some(_)) => ("bevy_sandbox_physics bench".to_string(), (1920, 1080)),
+        (None, None) => ("bevy_sandbox_physics sandbox".to_string(), (1280, 720)),
+    };
+    let (width, height) = options.size.unwrap_or(default_size);
+    // Measured runs must not wait for the display's refresh.
+    let measured = options.smoke.is_some() || options.bench.is_some();
+    let window = Window {
+        title,
+        resolution: WindowResolution::new(width, height),
+        present_mode: if measured { PresentMode::AutoNoVsync } else { PresentMode::AutoVsync },
+        ..default()
+    };
+
+    let mut app = App::new();
+    app.add_plugins((
+        DefaultPlugins.set(WindowPlugin { primary_window: Some(window), ..default() }),
+        SandboxPhysicsPlugin::default(),
+        look::LookPlugin,
+        tools::ToolsPlugin,
+    ))
+    .insert_resource(PhysicsDebugDraw {
+        enabled: false,
+        shapes: false,
+        contacts: true,
+        islands: true,
+        walls: false,
+    })
+    .add_systems(Startup, |mut commands: Commands| {
+        commands.spawn(Camera2d);
+    });
+    match (options.smoke, options.bench) {
+        (Some(dir), _) => {
+            app.add_plugins(smoke::SmokePlugin { dir });
+        }
+        (None, Some(bodies)) => {
+            app.add_plugins(bench::BenchPlugin(bodies, options.seconds));
+        }
+        (None, None) => {
+            app.add_systems(Update, load_first_scene);
+        }
+    }
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// Loads the palette's scene once the walls have made room for the panels (a few frames in).
+fn load_first_scene(
+    mut frames: Local<u32>,
+    palette: Res<Palette>,
+    mut actions: MessageWriter<SandboxAction>,
+) {
+    *frames += 1;
+    if *frames == 5 {
+        actions.write(SandboxAction::Load(palette.scene));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Options, String> {
+        parse_options(args.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn the_command_line_is_parsed_and_bad_values_are_refused() {
+        assert_eq!(parse(&[]).map(|o| o.size), Ok(None));
+        let options = parse(&["--size", "800x600", "--bench", "500", "--seconds", "5"]);
+        let options = options.expect("valid options");
+        assert_eq!(
+            (options.size, options.bench, options.seconds),
+            (Some((800, 600)), Some(500), 5.0)
+        );
+        for bad in [&["--size", "800"][..], &["--bench", "-3"], &["--seconds"], &["--fast"]] {
+            assert!(parse(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! Scene presets: the shared scenes of `bevy_sandbox_physics::physics::scenes`, fitted into
+//! the walls as they are now, plus two the sandbox adds (boxes sliding on shelves of each
+//! material, and a stress test of many small bodies).
+//!
+//! A scene is data in the core's y-down frame with its own size; it is placed on the floor,
+//! centred between the walls, and sized (body count, pyramid base) so that it fits.
+
+use bevy::prelude::*;
+use bevy_sandbox_physics::physics::scenes::{self, Scene, SceneRng};
+use bevy_sandbox_physics::physics::{BodyDesc, BodyKind, MIN_BODY_SIZE, Material, Shape};
+use bevy_sandbox_physics::prelude::*;
+
+/// The scenes the palette and the number keys load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    /// Nothing: an empty world.
+    Empty,
+    /// A pyramid of 30 px boxes, as wide as fits (`scenes::pyramid`).
+    Pyramid,
+    /// Wooden balls raining into the world (`scenes::rain`).
+    Rain,
+    /// Circles and boxes of every material tumbling into a pile (`scenes::mixed`).
+    MixedPile,
+    /// One ball of each material dropped from the same height (`scenes::material_balls`):
+    /// their bounces show the restitution of each.
+    MaterialBalls,
+    /// A box sliding at 300 px/s along a static shelf of each material: friction `μ` sets
+    /// the stopping distance `v²/(2μg)` (R-FRI-2), ice slides off.
+    SlidingBoxes,
+    /// This many small bodies of every material and shape on a grid filling the world.
+    Stress(usize),
+}
+
+impl Preset {
+    /// The presets shown in the palette, in number-key order (1 …).
+    pub const MENU: [Preset; 6] = [
+        Preset::Pyramid,
+        Preset::Rain,
+        Preset::MixedPile,
+        Preset::MaterialBalls,
+        Preset::SlidingBoxes,
+        Preset::Stress(1000),
+    ];
+
+    /// A short name for buttons.
+    pub fn label(self) -> &'static str {
+        match self {
+            Preset::Empty => "Empty",
+            Preset::Pyramid => "Pyramid",
+            Preset::Rain => "Rain",
+            Preset::MixedPile => "Mixed pile",
+            Preset::MaterialBalls => "Material balls",
+            Preset::SlidingBoxes => "Sliding boxes",
+            Preset::Stress(_) => "Stress",
+        }
+    }
+
+    /// The scene fitted into a world of `size` px.
+    pub fn scene(self, size: Vec2) -> Scene {
+        let fits = |scene: &Scene| scene.size.cmple(size).all();
+        let largest = |make: &dyn Fn(usize) -> Scene, counts: &mut dyn Iterator<Item = usize>| {
+            counts.map(make).find(|s| fits(s)).unwrap_or_else(|| empty(size))
+        };
+        match self {
+            Preset::Empty => empty(size),
+            Preset::Pyramid => largest(&|base| scenes::pyramid(base, 30.0), &mut (2..=18).rev()),
+            Preset::Rain => largest(&|n| scenes::rain(n, 1), &mut (1..=40).rev().map(|k| 10 * k)),
+            Preset::MixedPile => {
+                largest(&|n| scenes::mixed(n, 3), &mut (1..=40).rev().map(|k| 10 * k))
+            }
+            Preset::MaterialBalls => scenes::material_balls(size),
+            Preset::SlidingBoxes => sliding_boxes(size),
+            Preset::Stress(count) => stress(count, size),
+        }
+    }
+}
+
+fn empty(size: Vec2) -> Scene {
+    Scene { name: "empty".into(), size, bodies: Vec::new() }
+}
+
+/// A static shelf of each material with a box of the same material sliding along it at
+/// 300 px/s, so contacts mix `√(μ·μ) = μ` of that material.
+pub fn sliding_boxes(size: Vec2) -> Scene {
+    let shelves = Material::PRESETS.len();
+    let pitch = size.y / (shelves as f32 + 0.5);
+    let shelf = Vec2::new((0.7 * size.x).max(4.0 * MIN_BODY_SIZE), 2.0 * MIN_BODY_SIZE);
+    let boxed = Vec2::splat(40.0);
+    let mut bodies = Vec::new();
+    for (i, &(_, material)) in Material::PRESETS.iter().enumerate() {
+        let y = pitch * (i as f32 + 1.0);
+        let left = 0.05 * size.x;
+        bodies.push(
+            BodyDesc::rect(shelf, Vec2::new(left + 0.5 * shelf.x, y))
+                .with_material(material)
+                .fixed(),
+        );
+        let at = Vec2::new(left + 0.5 * boxed.x + 4.0, y - 0.5 * (shelf.y + boxed.y) - 0.25);
+        bodies.push(
+            BodyDesc::rect(boxed, at).with_material(material).with_velocity(Vec2::new(300.0, 0.0)),
+        );
+    }
+    Scene { name: "sliding_boxes".into(), size, bodies }
+}
+
+/// Up to `count` small circles and boxes of every material on a grid that fills the world
+/// from the top, with small random velocities. The grid is 32 px wide where that leaves room
+/// for `count` bodies, down to 25.5 px (bodies of 12–12.25 px) for big counts.
+pub fn stress(count: usize, size: Vec2) -> Scene {
+    let cell =
+        (size.x * size.y / count.max(1) as f32).sqrt().clamp(2.0 * MIN_BODY_SIZE + 1.5, 32.0);
+    let largest = 0.5 * (cell - 1.0);
+    let columns = (size.x / cell).floor().max(1.0) as usize;
+    let rows = (size.y / cell).floor().max(1.0) as usize;
+    let mut rng = SceneRng::new(11);
+    let materials = Material::PRESETS.map(|(_, m)| m);
+    let margin = 0.5 * (size - Vec2::new(columns as f32, rows as f32) * cell);
+    let bodies = (0..count.min(columns * rows))
+        .map(|i| {
+            let (column, row) = (i % columns, i / columns);
+            let position = margin + (Vec2::new(column as f32, row as f32) + 0.5) * cell;
+            let shape = if rng.unit() < 0.6 {
+                Shape::circle(rng.range(MIN_BODY_SIZE, largest))
+            } else {
+                Shape::rect(
+                    2.0 * rng.range(MIN_BODY_SIZE, largest),
+                    2.0 * rng.range(MIN_BODY_SIZE, largest),
+                )
+            };
+            BodyDesc::new(shape, position)
+                .with_material(rng.pick(&materials))
+                .with_velocity(Vec2::new(rng.range(-40.0, 40.0), rng.range(-40.0, 40.0)))
+        })
+        .collect();
+    Scene { name: format!("stress_{count}"), size, bodies }
+}
+
+/// The components of a body described in the core's frame of a scene placed in `bounds`:
+/// the scene's bottom on the floor, centred between the side walls. `None` if the body would
+/// start outside the walls.
+pub fn body_bundle(
+    desc: &BodyDesc,
+    scene_size: Vec2,
+    bounds: Rect,
+) -> Option<(Collider, RigidBody, PhysicsMaterial, Transform, LinearVelocity, AngularVelocity)> {
+    let left = bounds.center().x - 0.5 * scene_size.x;
+    let position = Vec2::new(left + desc.position.x, bounds.min.y + scene_size.y - desc.position.y);
+    let half = desc.shape.half_size();
+    let inside = Rect::from_center_half_size(position, half);
+    if !bounds.contains(inside.min) || !bounds.contains(inside.max) {
+        return None;
+    }
+    let kind = match desc.kind {
+        BodyKind::Dynamic => RigidBody::Dynamic,
+        BodyKind::Static => RigidBody::Static,
+    };
+    Some((
+        Collider::from_shape(desc.shape),
+        kind,
+        PhysicsMaterial(desc.material),
+        Transform::from_translation(position.extend(0.0))
+            .with_rotation(Quat::from_rotation_z(-desc.angle)),
+        LinearVelocity(Vec2::new(desc.velocity.x, -desc.velocity.y)),
+        AngularVelocity(-desc.angular_velocity),
+    ))
+}
+
+/// Despawns every body and spawns `preset` fitted into `bounds`; returns the body count.
+pub fn load(
+    commands: &mut Commands,
+    preset: Preset,
+    bounds: Rect,
+    bodies: impl Iterator<Item = Entity>,
+) -> usize {
+    for entity in bodies {
+        commands.entity(entity).despawn();
+    }
+    let scene = preset.scene(bounds.size());
+    let mut count = 0;
+    for desc in &scene.bodies {
+        if let Some(bundle) = body_bundle(desc, scene.size, bounds) {
+            commands.spawn(bundle);
+            count += 1;
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_fits_a_small_window() {
+        let bounds = Rect::from_center_size(Vec2::ZERO, Vec2::new(700.0, 600.0));
+        for preset in Preset::MENU {
+            let scene = preset.scene(bounds.size());
+            assert!(!scene.bodies.is_empty(), "{preset:?} is empty");
+            let placed =
+                scene.bodies.iter().filter(|d| body_bundle(d, scene.size, bounds).is_some());
+            assert_eq!(placed.count(), scene.bodies.len(), "{preset:?} leaves bodies out");
+        }
+    }
+}

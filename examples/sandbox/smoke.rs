@@ -1,0 +1,561 @@
+//! `--smoke <dir>`: a scripted run of the sandbox for CI, with real pointer and keyboard input.
+//!
+//! The script drives the X server with `xdotool` (the pointer and keys go through X, winit,
+//! bevy_picking and egui exactly as a user's would) at fixed frames: it spawns a body in
+//! empty space, clicks the palette's title bar (which must spawn nothing), spawns a body into
+//! the middle of the pile and paints a row with Shift held, drags and throws a body, pauses,
+//! single-steps, toggles gravity, deletes bodies with Delete and with a right click, and
+//! switches the overlay on.
+//! At fixed frames it saves a screenshot `<name>.png` with a `<name>.json`
+//! ([`Snapshot`]) of what the simulation says is drawn in that frame. Then it waits for the
+//! files and exits with success; `tests/sandbox_smoke.rs` checks the folder.
+//!
+//! Each frame advances the simulation by exactly 1/60 s (`TimeUpdateStrategy::ManualDuration`)
+//! however slow the software renderer is, so a run sees the same scene at the same frame.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use bevy::app::AppExit;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::time::TimeUpdateStrategy;
+use bevy::window::PrimaryWindow;
+use bevy_egui::egui;
+use bevy_sandbox_physics::physics::Material;
+use bevy_sandbox_physics::prelude::*;
+
+use crate::look::{BodyLook, BodyState, Tint, WORLD_FILL, fill_color};
+use crate::presets::Preset;
+use crate::snapshot::{BodyShot, PanelShot, Snapshot};
+use crate::tools::{PALETTE_TITLE, Palette, PanelRects, SandboxAction, ShapeTool};
+
+/// The window's title in smoke mode (xdotool finds the window by it).
+pub const SMOKE_TITLE: &str = "bevy_sandbox_physics smoke";
+
+/// Frames of the script (1/60 s of simulated time each).
+mod frames {
+    pub const FOCUS: u64 = 5;
+    pub const LOAD: u64 = 20;
+    pub const SHOT_PILE: u64 = 200;
+    pub const SPAWN_AIM: u64 = 205;
+    pub const SPAWN_CLICK: u64 = 208;
+    pub const SHOT_SPAWNED: u64 = 213;
+    pub const PANEL_AIM: u64 = 215;
+    pub const PANEL_CLICK: u64 = 218;
+    pub const PANEL_COUNT: u64 = 224;
+    pub const PILE_AIM: u64 = 300;
+    pub const PILE_SHIFT_DOWN: u64 = 303;
+    pub const PILE_CLICK: u64 = 305;
+    pub const PILE_SHIFT_UP: u64 = 307;
+    pub const SHOT_INTO_PILE: u64 = 371;
+    pub const PAINT_AIM: u64 = 380;
+    pub const PAINT_SHIFT_DOWN: u64 = 383;
+    pub const PAINT_PRESS: u64 = 385;
+    pub const PAINT_RELEASE: u64 = 406;
+    pub const PAINT_SHIFT_UP: u64 = 408;
+    pub const SHOT_PAINTED: u64 = 412;
+    pub const DRAG_AIM: u64 = 470;
+    pub const DRAG_REAIM: u64 = 474;
+    pub const DRAG_PRESS: u64 = 477;
+    pub const DRAG_LIFT_END: u64 = 501;
+    pub const SHOT_DRAGGING: u64 = 495;
+    pub const DRAG_RELEASE: u64 = 506;
+    pub const SHOT_THROWN: u64 = 509;
+    pub const PAUSE: u64 = 560;
+    pub const SHOT_PAUSED_A: u64 = 565;
+    pub const SHOT_PAUSED_B: u64 = 590;
+    pub const SINGLE_STEP: u64 = 592;
+    pub const SHOT_SINGLE_STEP: u64 = 597;
+    pub const RESUME: u64 = 600;
+    pub const GRAVITY_OFF: u64 = 605;
+    pub const SHOT_NO_GRAVITY: u64 = 630;
+    pub const GRAVITY_ON: u64 = 632;
+    pub const DELETE_AIM: u64 = 700;
+    pub const DELETE_KEY: u64 = 704;
+    pub const SHOT_DELETED: u64 = 708;
+    pub const RIGHT_AIM: u64 = 710;
+    pub const RIGHT_CLICK: u64 = 714;
+    pub const SHOT_RIGHT_DELETED: u64 = 718;
+    pub const OVERLAY_ON: u64 = 720;
+    pub const SHOT_OVERLAY: u64 = 725;
+    pub const OVERLAY_OFF: u64 = 728;
+    pub const SHOT_FINAL: u64 = 800;
+    pub const END: u64 = 805;
+    /// Frames to wait for the last screenshots to be written before giving up.
+    pub const SAVE_TIMEOUT: u64 = 600;
+
+    /// The shots, by frame.
+    pub const SHOTS: [(u64, &str); 14] = [
+        (SHOT_PILE, "01_pile"),
+        (SHOT_SPAWNED, "02_spawned"),
+        (SHOT_INTO_PILE, "03_into_pile"),
+        (SHOT_PAINTED, "04_painted"),
+        (SHOT_DRAGGING, "05_dragging"),
+        (SHOT_THROWN, "06_thrown"),
+        (SHOT_PAUSED_A, "07_paused_a"),
+        (SHOT_PAUSED_B, "08_paused_b"),
+        (SHOT_SINGLE_STEP, "09_single_step"),
+        (SHOT_NO_GRAVITY, "10_no_gravity"),
+        (SHOT_DELETED, "11_deleted"),
+        (SHOT_RIGHT_DELETED, "12_right_deleted"),
+        (SHOT_OVERLAY, "13_overlay"),
+        (SHOT_FINAL, "14_final"),
+    ];
+}
+
+/// The smoke run's state.
+#[derive(Resource, Debug)]
+pub struct Smoke {
+    dir: PathBuf,
+    frame: u64,
+    window: Option<String>,
+    requested: usize,
+    /// Named values for the next snapshot.
+    notes: Vec<(String, f64)>,
+    /// The body aimed at or dragged.
+    target: Option<Entity>,
+    /// Where the X pointer is, logical window px.
+    pointer: Vec2,
+    /// The bodies before a spawn, to find the new one.
+    before: HashSet<Entity>,
+    /// The body spawned in empty space (it falls from high up, so the pile's speed check
+    /// leaves it out).
+    spawned: Option<Entity>,
+    /// Largest speed of a pile body after the spawn into the pile, px/s.
+    pile_max_speed: f32,
+    failures: Vec<String>,
+}
+
+impl Smoke {
+    fn note(&mut self, key: &str, value: f64) {
+        self.notes.push((key.into(), value));
+    }
+}
+
+/// Screenshots written so far.
+#[derive(Resource, Default, Debug)]
+struct SavedShots(usize);
+
+/// Adds the smoke script to the sandbox.
+pub struct SmokePlugin {
+    /// Where the screenshots and snapshots go.
+    pub dir: PathBuf,
+}
+
+impl Plugin for SmokePlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+            1.0 / 60.0,
+        )))
+        .insert_resource(Smoke {
+            dir: self.dir.clone(),
+            frame: 0,
+            window: None,
+            requested: 0,
+            notes: Vec::new(),
+            target: None,
+            pointer: Vec2::ZERO,
+            before: HashSet::new(),
+            spawned: None,
+            pile_max_speed: 0.0,
+            failures: Vec::new(),
+        })
+        .init_resource::<SavedShots>()
+        .add_systems(Last, run_script);
+    }
+}
+
+/// Runs `xdotool` with `args` and waits for it; a failure is recorded.
+fn xdotool(smoke: &mut Smoke, args: &[&str]) -> Option<String> {
+    match Command::new("xdotool").args(args).output() {
+        Ok(output) if output.status.success() => {
+            Some(String::from_utf8_lossy(&output.stdout).trim().to_string())
+        }
+        Ok(output) => {
+            let message = format!(
+                "xdotool {args:?} failed: {}",
+                String::from_utf8_lossy(&output.stderr).trim()
+            );
+            error!("{message}");
+            smoke.failures.push(message);
+            None
+        }
+        Err(error) => {
+            let message = format!("cannot run xdotool ({error}); install it (apt: xdotool)");
+            error!("{message}");
+            smoke.failures.push(message);
+            None
+        }
+    }
+}
+
+/// Moves the X pointer to `at` (logical window px).
+fn move_pointer(smoke: &mut Smoke, at: Vec2) {
+    let Some(window) = smoke.window.clone() else { return };
+    let (x, y) = (format!("{:.0}", at.x), format!("{:.0}", at.y));
+    xdotool(smoke, &["mousemove", "--window", &window, &x, &y]);
+    smoke.pointer = at;
+}
+
+/// A world point in logical window px.
+fn screen_of(camera: (&Camera, &GlobalTransform), world: Vec2) -> Option<Vec2> {
+    camera.0.world_to_viewport(camera.1, world.extend(0.0)).ok()
+}
+
+/// The query of everything a shot records about a body.
+type BodyQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static Collider,
+        &'static RigidBody,
+        &'static Transform,
+        &'static LinearVelocity,
+        &'static BodyLook,
+    ),
+>;
+
+/// The script: one `match` arm per scripted frame.
+#[expect(clippy::too_many_arguments, reason = "the script touches the whole app")]
+fn run_script(
+    mut smoke: ResMut<Smoke>,
+    saved: Res<SavedShots>,
+    mut palette: ResMut<Palette>,
+    mut actions: MessageWriter<SandboxAction>,
+    mut exit: MessageWriter<AppExit>,
+    mut commands: Commands,
+    physics: Res<PhysicsWorld>,
+    controls: Res<PhysicsControls>,
+    bounds: Res<PhysicsBounds>,
+    panels: Res<PanelRects>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
+    bodies: BodyQuery,
+) {
+    use frames::*;
+    smoke.frame += 1;
+    let frame = smoke.frame;
+    let (Ok(window), Some(camera)) = (windows.single(), cameras.iter().next()) else { return };
+    let to_screen = |world: Vec2| screen_of(camera, world);
+    let walls = bounds.0;
+
+    // A body a step may aim at: dynamic, resting, on screen and not under a panel; the
+    // topmost one, or the one nearest the middle of the world.
+    let aimable = |topmost: bool| {
+        let under_panel =
+            |p: Vec2| panels.0.iter().any(|(_, r)| r.expand(8.0).contains(egui::pos2(p.x, p.y)));
+        let middle = to_screen(walls.center()).unwrap_or_default();
+        bodies
+            .iter()
+            .filter(|(_, _, kind, _, v, _)| **kind == RigidBody::Dynamic && v.length() < 5.0)
+            .filter_map(|(entity, _, _, t, _, _)| {
+                let p = to_screen(t.translation.truncate())?;
+                (!under_panel(p)).then_some((entity, p))
+            })
+            .min_by(|a, b| {
+                let key = |p: Vec2| if topmost { p.y } else { p.distance(middle) };
+                key(a.1).total_cmp(&key(b.1))
+            })
+    };
+    let new_body =
+        |before: &HashSet<Entity>| bodies.iter().map(|(e, ..)| e).find(|e| !before.contains(e));
+    let ids = || bodies.iter().map(|(e, ..)| e).collect::<HashSet<_>>();
+
+    if frame > PILE_CLICK && frame < SHOT_INTO_PILE {
+        let spawned = smoke.spawned;
+        let fastest = bodies
+            .iter()
+            .filter(|(e, ..)| Some(*e) != spawned)
+            .map(|(.., v, _)| v.length())
+            .fold(0.0, f32::max);
+        smoke.pile_max_speed = smoke.pile_max_speed.max(fastest);
+    }
+
+    match frame {
+        FOCUS => {
+            let window = xdotool(&mut smoke, &["search", "--sync", "--name", SMOKE_TITLE])
+                .and_then(|ids| ids.lines().next().map(str::to_string));
+            if let Some(window) = window {
+                xdotool(&mut smoke, &["windowfocus", "--sync", &window]);
+                smoke.window = Some(window);
+            }
+        }
+        LOAD => {
+            palette.shape = ShapeTool::Circle;
+            palette.radius = 22.0;
+            palette.material = 0; // rubber
+            actions.write(SandboxAction::Load(Preset::MixedPile));
+        }
+        SPAWN_AIM => {
+            // Empty space: high above the pile, in the middle of the world.
+            if let Some(at) = to_screen(Vec2::new(walls.center().x, walls.max.y - 60.0)) {
+                move_pointer(&mut smoke, at);
+                smoke.note("spawn_x", f64::from(at.x));
+                smoke.note("spawn_y", f64::from(at.y));
+                smoke.note("bodies_before_spawn", physics.len() as f64);
+                smoke.before = ids();
+            }
+        }
+        SPAWN_CLICK => {
+            xdotool(&mut smoke, &["click", "1"]);
+        }
+        SHOT_SPAWNED => {
+            smoke.spawned = new_body(&smoke.before);
+            if let Some(entity) = smoke.spawned {
+                smoke.note("spawned_body", entity.to_bits() as f64);
+            }
+        }
+        PANEL_AIM => {
+            // The palette's title bar: a press there must neither spawn nor grab.
+            let title = panels.0.iter().find(|(id, _)| id.contains(PALETTE_TITLE));
+            if let Some(&(_, rect)) = title {
+                move_pointer(&mut smoke, Vec2::new(rect.center().x - 40.0, rect.top() + 12.0));
+                smoke.note("bodies_before_panel_click", physics.len() as f64);
+            }
+        }
+        PANEL_CLICK => {
+            xdotool(&mut smoke, &["click", "1"]);
+        }
+        PANEL_COUNT => {
+            smoke.note("bodies_after_panel_click", physics.len() as f64);
+        }
+        PILE_AIM => {
+            palette.shape = ShapeTool::Rectangle;
+            palette.half_width = 16.0;
+            palette.half_height = 16.0;
+            palette.material = 2; // steel
+            if let Some((_, at)) = aimable(false) {
+                move_pointer(&mut smoke, at);
+                smoke.note("pile_x", f64::from(at.x));
+                smoke.note("pile_y", f64::from(at.y));
+                smoke.note("bodies_before_pile", physics.len() as f64);
+                smoke.before = ids();
+            }
+        }
+        PILE_SHIFT_DOWN | PAINT_SHIFT_DOWN => {
+            xdotool(&mut smoke, &["keydown", "shift"]);
+        }
+        PILE_CLICK => {
+            xdotool(&mut smoke, &["click", "1"]);
+        }
+        PILE_SHIFT_UP | PAINT_SHIFT_UP => {
+            xdotool(&mut smoke, &["keyup", "shift"]);
+        }
+        SHOT_INTO_PILE => {
+            if let Some(entity) = new_body(&smoke.before) {
+                smoke.note("pile_body", entity.to_bits() as f64);
+            }
+            let speed = f64::from(smoke.pile_max_speed);
+            smoke.note("pile_max_speed", speed);
+        }
+        PAINT_AIM => {
+            palette.shape = ShapeTool::Circle;
+            palette.radius = 14.0;
+            palette.material = 3; // ice
+            let start = Vec2::new(walls.min.x + 0.2 * walls.width(), walls.max.y - 40.0);
+            if let Some(at) = to_screen(start) {
+                move_pointer(&mut smoke, at);
+                smoke.note("bodies_before_paint", physics.len() as f64);
+            }
+        }
+        PAINT_PRESS => {
+            xdotool(&mut smoke, &["mousedown", "1"]);
+        }
+        f if f > PAINT_PRESS && f < PAINT_RELEASE => {
+            let at = smoke.pointer + Vec2::new(0.03 * walls.width(), 0.0);
+            move_pointer(&mut smoke, at);
+        }
+        PAINT_RELEASE | DRAG_RELEASE => {
+            xdotool(&mut smoke, &["mouseup", "1"]);
+        }
+        DRAG_AIM => {
+            if let Some((entity, at)) = aimable(true) {
+                smoke.target = Some(entity);
+                move_pointer(&mut smoke, at);
+                smoke.note("drag_body", entity.to_bits() as f64);
+            }
+        }
+        DRAG_REAIM => {
+            let aim = smoke.target.and_then(|e| bodies.get(e).ok());
+            if let Some(at) = aim.and_then(|(.., t, _, _)| to_screen(t.translation.truncate())) {
+                move_pointer(&mut smoke, at);
+            }
+        }
+        DRAG_PRESS => {
+            xdotool(&mut smoke, &["mousedown", "1"]);
+        }
+        f if f > DRAG_PRESS && f <= DRAG_LIFT_END => {
+            // Lift the body towards the upper middle of the world, 8 px per frame.
+            let goal = to_screen(walls.center() + Vec2::new(0.0, 0.25 * walls.height()))
+                .unwrap_or(smoke.pointer);
+            let at = smoke.pointer + (goal - smoke.pointer).clamp_length_max(8.0);
+            move_pointer(&mut smoke, at);
+            if f == SHOT_DRAGGING {
+                smoke.note("pointer_x", f64::from(at.x));
+                smoke.note("pointer_y", f64::from(at.y));
+            }
+        }
+        f if f > DRAG_LIFT_END && f < DRAG_RELEASE => {
+            // The flick: fast to the right and up, released while moving.
+            let at = smoke.pointer + Vec2::new(24.0, -6.0);
+            move_pointer(&mut smoke, at);
+        }
+        PAUSE | RESUME => {
+            xdotool(&mut smoke, &["key", "space"]);
+        }
+        SINGLE_STEP => {
+            xdotool(&mut smoke, &["key", "n"]);
+        }
+        GRAVITY_OFF | GRAVITY_ON => {
+            xdotool(&mut smoke, &["key", "g"]);
+        }
+        DELETE_AIM | RIGHT_AIM => {
+            if let Some((entity, at)) = aimable(true) {
+                move_pointer(&mut smoke, at);
+                let key = if frame == DELETE_AIM { "deleted_body" } else { "right_deleted_body" };
+                smoke.note(key, entity.to_bits() as f64);
+            }
+        }
+        DELETE_KEY => {
+            xdotool(&mut smoke, &["key", "Delete"]);
+        }
+        RIGHT_CLICK => {
+            xdotool(&mut smoke, &["click", "3"]);
+        }
+        OVERLAY_ON | OVERLAY_OFF => {
+            xdotool(&mut smoke, &["key", "d"]);
+        }
+        _ => {}
+    }
+
+    if let Some(&(_, name)) = SHOTS.iter().find(|(f, _)| *f == frame) {
+        let notes = std::mem::take(&mut smoke.notes);
+        let snapshot = snapshot(
+            name, frame, window, camera, &physics, &controls, walls, &panels, &bodies, notes,
+        );
+        write_snapshot(&mut smoke, &snapshot);
+        let mut save = save_to_disk(smoke.dir.join(format!("{name}.png")));
+        commands.spawn(Screenshot::primary_window()).observe(
+            move |captured: On<ScreenshotCaptured>, mut saved: ResMut<SavedShots>| {
+                save(captured);
+                saved.0 += 1;
+            },
+        );
+        smoke.requested += 1;
+    }
+
+    if frame >= END {
+        let done = saved.0 >= smoke.requested;
+        if done || frame >= END + SAVE_TIMEOUT {
+            if !done {
+                let message =
+                    format!("only {} of {} screenshots were written", saved.0, smoke.requested);
+                smoke.failures.push(message);
+            }
+            let summary = serde_json::json!({
+                "frames": frame,
+                "screenshots": saved.0,
+                "failures": smoke.failures,
+            });
+            let path = smoke.dir.join("summary.json");
+            if let Err(error) = std::fs::write(&path, summary.to_string()) {
+                error!("cannot write {}: {error}", path.display());
+            }
+            info!("smoke run done: {summary}");
+            exit.write(if smoke.failures.is_empty() { AppExit::Success } else { AppExit::error() });
+        }
+    }
+}
+
+/// Writes `<name>.json`.
+fn write_snapshot(smoke: &mut Smoke, snapshot: &Snapshot) {
+    let path = smoke.dir.join(format!("{}.json", snapshot.name));
+    let written = serde_json::to_string_pretty(snapshot)
+        .map_err(|e| e.to_string())
+        .and_then(|text| std::fs::write(&path, text).map_err(|e| e.to_string()));
+    if let Err(error) = written {
+        smoke.failures.push(format!("cannot write {}: {error}", path.display()));
+    }
+}
+
+/// The state drawn this frame, in physical window pixels.
+#[expect(clippy::too_many_arguments, reason = "everything a shot records")]
+fn snapshot(
+    name: &str,
+    frame: u64,
+    window: &Window,
+    camera: (&Camera, &GlobalTransform),
+    physics: &PhysicsWorld,
+    controls: &PhysicsControls,
+    walls: Rect,
+    panels: &PanelRects,
+    bodies: &BodyQuery,
+    notes: Vec<(String, f64)>,
+) -> Snapshot {
+    let scale = window.scale_factor();
+    let to_screen = |world: Vec2| screen_of(camera, world).map(|p| p * scale);
+    let corner_a = to_screen(Vec2::new(walls.min.x, walls.max.y)).unwrap_or_default();
+    let corner_b = to_screen(Vec2::new(walls.max.x, walls.min.y)).unwrap_or_default();
+    let srgb = |c: Color| {
+        let [r, g, b, _] = c.to_srgba().to_u8_array();
+        [r, g, b]
+    };
+    let shots = bodies
+        .iter()
+        .filter_map(|(entity, &collider, &kind, transform, velocity, look)| {
+            let centre = to_screen(transform.translation.truncate())?;
+            let (circle, half) = match collider {
+                Collider::Circle { radius } => (true, Vec2::splat(radius)),
+                Collider::Rectangle { half_extents } => (false, half_extents),
+            };
+            let angle = -transform.rotation.to_euler(EulerRot::ZYX).0;
+            let state = look.state();
+            Some(BodyShot {
+                id: entity.to_bits(),
+                circle,
+                centre: centre.into(),
+                half: (half * scale).into(),
+                angle,
+                color: srgb(fill_color(look.tint(), kind, state)),
+                material: match look.tint() {
+                    Tint::Preset(i) => Material::PRESETS.get(i).map_or("custom", |p| p.0),
+                    Tint::Custom => "custom",
+                }
+                .into(),
+                state: match state {
+                    BodyState::Awake => "awake",
+                    BodyState::Sleeping => "sleeping",
+                    BodyState::Held => "held",
+                }
+                .into(),
+                velocity: [velocity.x, -velocity.y],
+                fixed: kind == RigidBody::Static,
+            })
+        })
+        .collect();
+    Snapshot {
+        name: name.into(),
+        frame,
+        scale_factor: scale,
+        window: [window.physical_width() as f32, window.physical_height() as f32],
+        step_count: physics.step_count(),
+        paused: controls.paused,
+        gravity: physics.world().gravity_enabled(),
+        walls: [corner_a.x, corner_a.y, corner_b.x, corner_b.y],
+        floor_color: srgb(WORLD_FILL),
+        panels: panels
+            .0
+            .iter()
+            .map(|(id, r)| PanelShot {
+                id: id.clone(),
+                rect: [r.left() * scale, r.top() * scale, r.right() * scale, r.bottom() * scale],
+            })
+            .collect(),
+        bodies: shots,
+        notes,
+    }
+}

@@ -1,0 +1,526 @@
+//! The tool palette, the keyboard and mouse bindings, and walls that follow the window.
+//!
+//! The palette is an egui window at the right edge; the plugin's physics panel sits at the
+//! left edge. The walls are the window minus the columns these two cover, so no body hides
+//! under a panel: resizing the window, collapsing or widening a panel moves the walls, and
+//! the core pushes bodies that are left outside back in.
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, egui};
+use bevy_sandbox_physics::physics::{MIN_BODY_SIZE, Material};
+use bevy_sandbox_physics::prelude::*;
+
+use crate::look::{BodyState, Hovered, Tint, fill_color};
+use crate::presets::{self, Preset};
+
+/// Largest radius or half extent the palette offers, px.
+pub const MAX_TOOL_SIZE: f32 = 80.0;
+/// Title of the palette window (egui id source too).
+pub const PALETTE_TITLE: &str = "Tools";
+/// Width of the palette window, px.
+const PALETTE_WIDTH: f32 = 230.0;
+/// A panel counts as a column (and the walls make room for it) when it is at least this much
+/// of the window's height and within this many px of the window's edge.
+const COLUMN_MIN_HEIGHT_SHARE: f32 = 0.3;
+const COLUMN_EDGE_SLACK: f32 = 40.0;
+/// Space between a panel and the wall, px.
+const COLUMN_GAP: f32 = 6.0;
+/// Narrowest world the walls shrink to for panels, px.
+const MIN_WORLD_WIDTH: f32 = 160.0;
+
+/// The shape the palette spawns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShapeTool {
+    /// A disc of `radius`.
+    Circle,
+    /// An axis-aligned box of `half_width` × `half_height`.
+    Rectangle,
+}
+
+/// What a click on empty space spawns, and the palette's other settings.
+#[derive(Resource, Clone, Debug)]
+pub struct Palette {
+    /// Circle or rectangle.
+    pub shape: ShapeTool,
+    /// Circle radius, px (≥ `MIN_BODY_SIZE`).
+    pub radius: f32,
+    /// Rectangle half width, px (≥ `MIN_BODY_SIZE`).
+    pub half_width: f32,
+    /// Rectangle half height, px (≥ `MIN_BODY_SIZE`).
+    pub half_height: f32,
+    /// Index into `Material::PRESETS`.
+    pub material: usize,
+    /// Spawn static (immovable) bodies.
+    pub fixed: bool,
+    /// The scene R reloads.
+    pub scene: Preset,
+    /// Body count of the stress scene.
+    pub stress_count: usize,
+    /// Whether the palette window is open.
+    pub open: bool,
+}
+
+impl Default for Palette {
+    fn default() -> Self {
+        Self {
+            shape: ShapeTool::Circle,
+            radius: 20.0,
+            half_width: 20.0,
+            half_height: 14.0,
+            material: 0,
+            fixed: false,
+            scene: Preset::MixedPile,
+            stress_count: 1000,
+            open: true,
+        }
+    }
+}
+
+impl Palette {
+    /// The collider the palette spawns.
+    pub fn collider(&self) -> Collider {
+        match self.shape {
+            ShapeTool::Circle => Collider::circle(self.radius),
+            ShapeTool::Rectangle => {
+                Collider::rectangle(2.0 * self.half_width, 2.0 * self.half_height)
+            }
+        }
+    }
+
+    /// The material the palette spawns.
+    pub fn material(&self) -> Material {
+        Material::PRESETS.get(self.material).map_or(Material::WOOD, |&(_, m)| m)
+    }
+
+    /// The components of a body spawned at `position` (Bevy world coordinates).
+    pub fn body_at(&self, position: Vec2) -> (Collider, RigidBody, PhysicsMaterial, Transform) {
+        let kind = if self.fixed { RigidBody::Static } else { RigidBody::Dynamic };
+        (
+            self.collider(),
+            kind,
+            PhysicsMaterial(self.material()),
+            Transform::from_translation(position.extend(0.0)),
+        )
+    }
+}
+
+/// Requests the palette, the keys and the smoke script share.
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
+pub enum SandboxAction {
+    /// Load a scene (and remember it for reset).
+    Load(Preset),
+    /// Reload the last scene.
+    Reset,
+    /// Remove every body.
+    Clear,
+}
+
+/// The pointer in world coordinates (`None` off the window), updated in `PreUpdate`.
+#[derive(Resource, Default, Debug, Clone, Copy)]
+pub struct PointerWorld(pub Option<Vec2>);
+
+/// Whether egui used the pointer or keyboard this frame.
+#[derive(Resource, Default, Debug, Clone, Copy)]
+pub struct EguiFocus {
+    /// The pointer is over a panel or dragging one of its widgets.
+    pub pointer: bool,
+    /// A text field has the keyboard.
+    pub keyboard: bool,
+}
+
+/// The columns of the window the panels cover, logical px from the left and right edges.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
+pub struct PanelColumns {
+    /// Covered from the left edge.
+    pub left: f32,
+    /// Covered from the right edge.
+    pub right: f32,
+}
+
+/// The rectangles of the visible egui windows (logical px, top-left origin), last frame.
+#[derive(Resource, Default, Debug, Clone)]
+pub struct PanelRects(pub Vec<(String, egui::Rect)>);
+
+/// The palette, the bindings and the walls.
+pub struct ToolsPlugin;
+
+impl Plugin for ToolsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Palette>()
+            .init_resource::<PointerWorld>()
+            .init_resource::<EguiFocus>()
+            .init_resource::<PanelColumns>()
+            .init_resource::<PanelRects>()
+            .init_resource::<Hovered>()
+            .add_message::<SandboxAction>()
+            .add_systems(PreUpdate, (track_pointer, follow_window).chain())
+            .add_systems(Update, (keyboard, pointer_tools, run_actions).chain())
+            .add_systems(bevy_egui::EguiPrimaryContextPass, palette_ui);
+    }
+}
+
+/// Converts the cursor to world coordinates and finds the body under it.
+fn track_pointer(
+    windows: Query<&Window, With<PrimaryWindow>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
+    physics: Res<PhysicsWorld>,
+    mut pointer: ResMut<PointerWorld>,
+    mut hovered: ResMut<Hovered>,
+) {
+    let world = windows.single().ok().and_then(Window::cursor_position).and_then(|cursor| {
+        let (camera, transform) = cameras.iter().next()?;
+        camera.viewport_to_world_2d(transform, cursor).ok()
+    });
+    pointer.0 = world;
+    let mapping = physics.mapping();
+    hovered.0 = world
+        .and_then(|p| physics.world().body_at(mapping.position_to_core(p)))
+        .and_then(|handle| physics.entity(handle));
+}
+
+/// Keeps the walls on the window minus the panel columns.
+fn follow_window(
+    windows: Query<&Window, With<PrimaryWindow>>,
+    columns: Res<PanelColumns>,
+    mut bounds: ResMut<PhysicsBounds>,
+) {
+    let Ok(window) = windows.single() else { return };
+    let size = window.size();
+    if size.y < 2.0 * MIN_BODY_SIZE || size.x < MIN_WORLD_WIDTH {
+        return; // minimised
+    }
+    let mut left = columns.left;
+    let mut right = columns.right;
+    // Give the panels room only while the world stays usable.
+    if size.x - left - right < MIN_WORLD_WIDTH {
+        left = 0.0;
+        right = 0.0;
+    }
+    let rect = Rect::new(-0.5 * size.x + left, -0.5 * size.y, 0.5 * size.x - right, 0.5 * size.y);
+    let moved = (rect.min - bounds.min).abs().max_element() > 0.5
+        || (rect.max - bounds.max).abs().max_element() > 0.5;
+    if moved {
+        bounds.0 = rect;
+    }
+}
+
+/// Space, N, G, R, C, D, Delete, 1 … 6.
+#[expect(clippy::too_many_arguments, reason = "one binding per resource")]
+fn keyboard(
+    keys: Res<ButtonInput<KeyCode>>,
+    focus: Res<EguiFocus>,
+    hovered: Res<Hovered>,
+    mut controls: ResMut<PhysicsControls>,
+    mut debug: ResMut<PhysicsDebugDraw>,
+    mut palette: ResMut<Palette>,
+    mut actions: MessageWriter<SandboxAction>,
+    mut commands: Commands,
+) {
+    if focus.keyboard {
+        return;
+    }
+    if keys.just_pressed(KeyCode::Space) {
+        controls.toggle_pause();
+    }
+    if keys.just_pressed(KeyCode::KeyN) {
+        controls.paused = true;
+        controls.request_single_step();
+    }
+    if keys.just_pressed(KeyCode::KeyG) {
+        controls.toggle_gravity();
+    }
+    if keys.just_pressed(KeyCode::KeyR) {
+        actions.write(SandboxAction::Reset);
+    }
+    if keys.just_pressed(KeyCode::KeyC) {
+        actions.write(SandboxAction::Clear);
+    }
+    if keys.just_pressed(KeyCode::KeyD) {
+        debug.enabled = !debug.enabled;
+    }
+    if keys.just_pressed(KeyCode::KeyP) {
+        palette.open = !palette.open;
+    }
+    if (keys.just_pressed(KeyCode::Delete) || keys.just_pressed(KeyCode::Backspace))
+        && let Some(entity) = hovered.0
+    {
+        commands.entity(entity).try_despawn();
+    }
+    let digits = [
+        KeyCode::Digit1,
+        KeyCode::Digit2,
+        KeyCode::Digit3,
+        KeyCode::Digit4,
+        KeyCode::Digit5,
+        KeyCode::Digit6,
+    ];
+    for (key, preset) in digits.into_iter().zip(Preset::MENU) {
+        if keys.just_pressed(key) {
+            actions.write(SandboxAction::Load(with_count(preset, &palette)));
+        }
+    }
+}
+
+/// The stress preset with the palette's body count.
+fn with_count(preset: Preset, palette: &Palette) -> Preset {
+    match preset {
+        Preset::Stress(_) => Preset::Stress(palette.stress_count),
+        other => other,
+    }
+}
+
+/// Left press on empty space: spawn; Shift + left: spawn even onto bodies (into a pile),
+/// and keep spawning while dragging; right press: delete the body under the pointer.
+#[expect(clippy::too_many_arguments, reason = "one binding per resource")]
+fn pointer_tools(
+    buttons: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    pointer: Res<PointerWorld>,
+    focus: Res<EguiFocus>,
+    hovered: Res<Hovered>,
+    bounds: Res<PhysicsBounds>,
+    palette: Res<Palette>,
+    mut last_spawn: Local<Option<Vec2>>,
+    mut commands: Commands,
+) {
+    let Some(at) = pointer.0 else { return };
+    if focus.pointer {
+        return;
+    }
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    let half = palette.collider().shape().half_size();
+    let inside = Rect::from_center_half_size(at, half);
+    let fits = bounds.contains(inside.min) && bounds.contains(inside.max);
+    if buttons.just_pressed(MouseButton::Left) {
+        *last_spawn = None;
+        if fits && (shift || hovered.0.is_none()) {
+            commands.spawn(palette.body_at(at));
+            *last_spawn = Some(at);
+        }
+    } else if buttons.pressed(MouseButton::Left)
+        && shift
+        && fits
+        && let Some(last) = *last_spawn
+        && last.distance(at) > 2.0 * half.max_element()
+    {
+        commands.spawn(palette.body_at(at));
+        *last_spawn = Some(at);
+    }
+    if buttons.just_pressed(MouseButton::Right)
+        && let Some(entity) = hovered.0
+    {
+        commands.entity(entity).try_despawn();
+    }
+}
+
+/// Loads, resets and clears.
+fn run_actions(
+    mut actions: MessageReader<SandboxAction>,
+    mut palette: ResMut<Palette>,
+    bounds: Res<PhysicsBounds>,
+    bodies: Query<Entity, With<Collider>>,
+    mut commands: Commands,
+) {
+    for &action in actions.read() {
+        let preset = match action {
+            SandboxAction::Load(preset) => {
+                palette.scene = preset;
+                preset
+            }
+            SandboxAction::Reset => palette.scene,
+            SandboxAction::Clear => Preset::Empty,
+        };
+        let count = presets::load(&mut commands, preset, bounds.0, bodies.iter());
+        info!("scene {}: {count} bodies", preset.label());
+    }
+}
+
+/// A small square of `color` followed by `text`.
+fn swatch(ui: &mut egui::Ui, color: Color, text: &str, selected: bool) -> egui::Response {
+    let [r, g, b, _] = color.to_srgba().to_u8_array();
+    ui.horizontal(|ui| {
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+        ui.painter().rect_filled(rect, 2.0, egui::Color32::from_rgb(r, g, b));
+        ui.selectable_label(selected, text)
+    })
+    .inner
+}
+
+/// The palette window, and the bookkeeping of where the panels are.
+#[expect(clippy::too_many_arguments, reason = "the palette edits many resources")]
+fn palette_ui(
+    mut contexts: EguiContexts,
+    mut palette: ResMut<Palette>,
+    mut controls: ResMut<PhysicsControls>,
+    mut debug: ResMut<PhysicsDebugDraw>,
+    mut actions: MessageWriter<SandboxAction>,
+    mut focus: ResMut<EguiFocus>,
+    mut columns: ResMut<PanelColumns>,
+    mut rects: ResMut<PanelRects>,
+    physics: Res<PhysicsWorld>,
+    time: Res<Time<Real>>,
+    mut fps: Local<FpsMeter>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    fps.tick(time.delta_secs_f64());
+    focus.pointer = ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui();
+    focus.keyboard = ctx.egui_wants_keyboard_input();
+
+    let mut open = palette.open;
+    egui::Window::new(PALETTE_TITLE)
+        .open(&mut open)
+        .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, 8.0))
+        .default_width(PALETTE_WIDTH)
+        .resizable(false)
+        .vscroll(true)
+        .show(ctx, |ui| {
+            ui.set_width(PALETTE_WIDTH);
+            palette_contents(ui, &mut palette, &mut controls, &mut debug, &mut actions);
+            ui.separator();
+            let total = physics.len();
+            let asleep = physics.world().stats().sleeping;
+            ui.label(format!("{:.0} fps · {total} bodies · {asleep} asleep", fps.fps()));
+        });
+    palette.open = open;
+
+    // Where the windows are, for the walls and for the smoke test.
+    let screen = ctx.content_rect();
+    let found: Vec<(String, egui::Rect)> = ctx.memory(|memory| {
+        memory
+            .areas()
+            .visible_layer_ids()
+            .into_iter()
+            .filter(|layer| layer.order == egui::Order::Middle)
+            .filter_map(|layer| Some((format!("{:?}", layer.id), memory.area_rect(layer.id)?)))
+            .collect()
+    });
+    let mut wanted = PanelColumns::default();
+    for (_, rect) in &found {
+        if rect.height() < COLUMN_MIN_HEIGHT_SHARE * screen.height() {
+            continue;
+        }
+        if rect.left() - screen.left() < COLUMN_EDGE_SLACK {
+            wanted.left = wanted.left.max(rect.right() - screen.left() + COLUMN_GAP);
+        } else if screen.right() - rect.right() < COLUMN_EDGE_SLACK {
+            wanted.right = wanted.right.max(screen.right() - rect.left() + COLUMN_GAP);
+        }
+    }
+    if *columns != wanted {
+        *columns = wanted;
+    }
+    rects.0 = found;
+    Ok(())
+}
+
+/// The palette's widgets.
+fn palette_contents(
+    ui: &mut egui::Ui,
+    palette: &mut Palette,
+    controls: &mut PhysicsControls,
+    debug: &mut PhysicsDebugDraw,
+    actions: &mut MessageWriter<SandboxAction>,
+) {
+    ui.strong("Spawn");
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut palette.shape, ShapeTool::Circle, "● Circle");
+        ui.selectable_value(&mut palette.shape, ShapeTool::Rectangle, "■ Rectangle");
+    });
+    fn size<'a>(value: &'a mut f32, label: &str) -> egui::Slider<'a> {
+        egui::Slider::new(value, MIN_BODY_SIZE..=MAX_TOOL_SIZE).suffix(" px").text(label)
+    }
+    match palette.shape {
+        ShapeTool::Circle => {
+            ui.add(size(&mut palette.radius, "radius"));
+        }
+        ShapeTool::Rectangle => {
+            ui.add(size(&mut palette.half_width, "half width"));
+            ui.add(size(&mut palette.half_height, "half height"));
+        }
+    }
+    for (i, &(name, material)) in Material::PRESETS.iter().enumerate() {
+        let color = fill_color(Tint::of(material), RigidBody::Dynamic, BodyState::Awake);
+        let text = format!(
+            "{name}  ρ {:.2}  μ {:.2}  e {:.2}",
+            material.density, material.friction, material.restitution
+        );
+        if swatch(ui, color, &text, palette.material == i).clicked() {
+            palette.material = i;
+        }
+    }
+    ui.checkbox(&mut palette.fixed, "static (never moves)");
+    ui.small("Click empty space to spawn; Shift+click spawns into a pile (Shift+drag paints).");
+    ui.small("Drag a body to throw it; right click or Delete removes it.");
+
+    ui.separator();
+    ui.strong("Scenes");
+    egui::Grid::new("scenes").num_columns(2).show(ui, |ui| {
+        for (i, preset) in Preset::MENU.into_iter().enumerate() {
+            let label = format!("{} {}", i + 1, preset.label());
+            if ui.button(label).clicked() {
+                actions.write(SandboxAction::Load(with_count(preset, palette)));
+            }
+            if i % 2 == 1 {
+                ui.end_row();
+            }
+        }
+    });
+    ui.add(egui::Slider::new(&mut palette.stress_count, 100..=3000).text("stress bodies"));
+    ui.horizontal(|ui| {
+        if ui.button("Reset (R)").clicked() {
+            actions.write(SandboxAction::Reset);
+        }
+        if ui.button("Clear (C)").clicked() {
+            actions.write(SandboxAction::Clear);
+        }
+    });
+
+    ui.separator();
+    ui.strong("Simulation");
+    ui.horizontal(|ui| {
+        let pause = if controls.paused { "▶ Resume (Space)" } else { "⏸ Pause (Space)" };
+        if ui.button(pause).clicked() {
+            controls.toggle_pause();
+        }
+        if ui.button("Step (N)").clicked() {
+            controls.paused = true;
+            controls.request_single_step();
+        }
+    });
+    ui.checkbox(&mut controls.gravity_enabled, "gravity (G)");
+
+    ui.separator();
+    ui.strong("Overlay (D)");
+    ui.checkbox(&mut debug.enabled, "show overlay");
+    ui.add_enabled_ui(debug.enabled, |ui| {
+        ui.checkbox(&mut debug.contacts, "contacts and normals");
+        ui.checkbox(&mut debug.islands, "islands");
+        ui.checkbox(&mut debug.shapes, "outlines");
+    });
+}
+
+/// Frames per second over the last half second of real time.
+#[derive(Default, Debug)]
+pub struct FpsMeter {
+    frames: u32,
+    elapsed: f64,
+    fps: f64,
+}
+
+impl FpsMeter {
+    /// Counts a frame of `dt` seconds.
+    pub fn tick(&mut self, dt: f64) {
+        self.frames += 1;
+        self.elapsed += dt;
+        if self.elapsed >= 0.5 {
+            self.fps = f64::from(self.frames) / self.elapsed;
+            self.frames = 0;
+            self.elapsed = 0.0;
+        }
+    }
+
+    /// The last measurement.
+    pub fn fps(&self) -> f64 {
+        self.fps
+    }
+}

@@ -1,0 +1,425 @@
+//! Checks the folder a smoke run of the sandbox wrote (issue 5): `bash .ci/sandbox-smoke` runs
+//! `cargo run --example sandbox -- --smoke ci-artifacts/screenshots` under Xvfb with Mesa's
+//! software Vulkan and real X input from `xdotool`, then these tests.
+//!
+//! They are `#[ignore]`d because they need that folder; run them with
+//! `cargo test --test sandbox_smoke -- --ignored` (the folder is `ci-artifacts/screenshots`,
+//! or `SANDBOX_SMOKE_DIR`). Each test names the claim it checks. They are not vacuous: a
+//! missing or black screenshot, a body drawn anywhere but where its snapshot says, a hidden
+//! panel or an input that did not arrive fails them (see `sampling_detects_a_misplaced_body`,
+//! which runs without the folder).
+
+#[path = "../examples/sandbox/snapshot.rs"]
+mod snapshot;
+
+use std::fs::File;
+use std::path::PathBuf;
+
+use snapshot::{BodyShot, Snapshot};
+
+/// The shots of a run, in order (the sandbox's `smoke::frames::SHOTS`).
+const SHOTS: [&str; 14] = [
+    "01_pile",
+    "02_spawned",
+    "03_into_pile",
+    "04_painted",
+    "05_dragging",
+    "06_thrown",
+    "07_paused_a",
+    "08_paused_b",
+    "09_single_step",
+    "10_no_gravity",
+    "11_deleted",
+    "12_right_deleted",
+    "13_overlay",
+    "14_final",
+];
+
+/// Largest difference per sRGB channel for a pixel to count as a body's fill colour. Room
+/// for dithering and rounding, far below the distance between two materials' colours.
+const COLOR_TOLERANCE: i32 = 14;
+
+fn dir() -> PathBuf {
+    std::env::var_os("SANDBOX_SMOKE_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("ci-artifacts/screenshots"),
+        PathBuf::from,
+    )
+}
+
+/// An RGB8 picture.
+struct Picture {
+    width: usize,
+    height: usize,
+    rgb: Vec<u8>,
+}
+
+impl Picture {
+    fn load(name: &str) -> Picture {
+        let path = dir().join(format!("{name}.png"));
+        let file = File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+        decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+        let mut reader = decoder.read_info().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut buffer = vec![0; reader.output_buffer_size().unwrap_or(0)];
+        let info = reader.next_frame(&mut buffer).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let channels = info.color_type.samples();
+        assert!(channels >= 3, "{name}: expected an RGB picture, got {:?}", info.color_type);
+        let rgb = buffer[..info.buffer_size()]
+            .chunks(channels)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        Picture { width: info.width as usize, height: info.height as usize, rgb }
+    }
+
+    fn pixel(&self, x: f32, y: f32) -> Option<[u8; 3]> {
+        let (x, y) = (x.floor(), y.floor());
+        if x < 0.0 || y < 0.0 || x as usize >= self.width || y as usize >= self.height {
+            return None;
+        }
+        let i = 3 * (y as usize * self.width + x as usize);
+        Some([self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]])
+    }
+}
+
+fn load_snapshot(name: &str) -> Snapshot {
+    let path = dir().join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn close(a: [u8; 3], b: [u8; 3]) -> bool {
+    a.iter().zip(b).all(|(&x, y)| (i32::from(x) - i32::from(y)).abs() <= COLOR_TOLERANCE)
+}
+
+/// Points inside a body's fill, away from its border and its radius line.
+fn sample_points(body: &BodyShot) -> Vec<(f32, f32)> {
+    let [x, y] = body.centre;
+    if body.circle {
+        let r = 0.5 * body.half[0];
+        [0.5, 1.0, 1.5]
+            .iter()
+            .map(|turn| {
+                let a = body.angle + turn * std::f32::consts::PI;
+                (x + r * a.cos(), y + r * a.sin())
+            })
+            .collect()
+    } else {
+        let [hx, hy] = body.half.map(|h| 0.4 * h);
+        vec![(x - hx, y - hy), (x + hx, y - hy), (x + hx, y + hy), (x - hx, y + hy)]
+    }
+}
+
+fn inside(rect: [f32; 4], (x, y): (f32, f32), margin: f32) -> bool {
+    x >= rect[0] - margin && x <= rect[2] + margin && y >= rect[1] - margin && y <= rect[3] + margin
+}
+
+/// Whether the picture shows `body`'s fill colour at most of its sample points; `None` if
+/// the body is not in view (off screen or under a panel).
+fn body_is_drawn(picture: &Picture, shot: &Snapshot, body: &BodyShot) -> Option<bool> {
+    let points = sample_points(body);
+    let hidden = |p: (f32, f32)| {
+        picture.pixel(p.0, p.1).is_none()
+            || shot.panels.iter().any(|panel| inside(panel.rect, p, 2.0))
+    };
+    if points.iter().any(|&p| hidden(p)) {
+        return None;
+    }
+    let matching = points
+        .iter()
+        .filter(|&&(x, y)| picture.pixel(x, y).is_some_and(|c| close(c, body.color)))
+        .count();
+    Some(matching + 1 >= points.len())
+}
+
+/// Share of the bodies in view that the picture shows where the snapshot says.
+fn drawn_share(picture: &Picture, shot: &Snapshot) -> (usize, usize) {
+    let verdicts: Vec<bool> =
+        shot.bodies.iter().filter_map(|b| body_is_drawn(picture, shot, b)).collect();
+    (verdicts.iter().filter(|&&ok| ok).count(), verdicts.len())
+}
+
+/// How deep two bodies overlap, px (negative: apart).
+fn overlap(a: &BodyShot, b: &BodyShot) -> f32 {
+    let d = [b.centre[0] - a.centre[0], b.centre[1] - a.centre[1]];
+    match (a.circle, b.circle) {
+        (true, true) => a.half[0] + b.half[0] - d[0].hypot(d[1]),
+        (false, false) => {
+            let x = a.half[0] + b.half[0] - d[0].abs();
+            let y = a.half[1] + b.half[1] - d[1].abs();
+            x.min(y)
+        }
+        (true, false) => overlap(b, a),
+        (false, true) => {
+            // Rectangle a, circle b: clamp the centre into the rectangle.
+            let (hx, hy) = (a.half[0], a.half[1]);
+            let (cx, cy) = (d[0].clamp(-hx, hx), d[1].clamp(-hy, hy));
+            if (cx, cy) == (d[0], d[1]) {
+                b.half[0] + (hx - d[0].abs()).min(hy - d[1].abs())
+            } else {
+                b.half[0] - (d[0] - cx).hypot(d[1] - cy)
+            }
+        }
+    }
+}
+
+fn deepest_overlap(shot: &Snapshot) -> f32 {
+    let mut deepest = f32::NEG_INFINITY;
+    for (i, a) in shot.bodies.iter().enumerate() {
+        for b in &shot.bodies[i + 1..] {
+            deepest = deepest.max(overlap(a, b));
+        }
+    }
+    deepest
+}
+
+fn note(shot: &Snapshot, key: &str) -> f64 {
+    shot.note(key).unwrap_or_else(|| panic!("{}: the script noted no {key}", shot.name))
+}
+
+fn body_id(shot: &Snapshot, key: &str) -> u64 {
+    note(shot, key) as u64
+}
+
+#[test]
+#[ignore = "needs a smoke run's folder: bash .ci/sandbox-smoke"]
+fn the_app_exited_cleanly_after_writing_every_shot() {
+    let path = dir().join("summary.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (the app did not reach its end)", path.display()));
+    let summary: serde_json::Value = serde_json::from_str(&text).expect("summary.json is JSON");
+    assert_eq!(summary["failures"], serde_json::json!([]), "the script reported failures");
+    assert_eq!(summary["screenshots"], serde_json::json!(SHOTS.len()));
+    for name in SHOTS {
+        assert!(dir().join(format!("{name}.png")).is_file(), "{name}.png is missing");
+        assert_eq!(load_snapshot(name).name, name);
+    }
+}
+
+#[test]
+#[ignore = "needs a smoke run's folder: bash .ci/sandbox-smoke"]
+fn screenshots_are_the_window_and_not_blank() {
+    for name in SHOTS {
+        let picture = Picture::load(name);
+        let shot = load_snapshot(name);
+        assert_eq!(
+            [picture.width as f32, picture.height as f32],
+            shot.window,
+            "{name}: the screenshot is not the window"
+        );
+        let mut colors: Vec<[u8; 3]> = picture.rgb.chunks(3).map(|p| [p[0], p[1], p[2]]).collect();
+        colors.sort_unstable();
+        colors.dedup();
+        assert!(colors.len() > 200, "{name}: only {} colours: blank?", colors.len());
+        let floor_probe = (0..picture.height)
+            .step_by(7)
+            .flat_map(|y| (0..picture.width).step_by(7).map(move |x| (x, y)))
+            .filter(|&(x, y)| {
+                picture.pixel(x as f32, y as f32).is_some_and(|c| close(c, shot.floor_color))
+            })
+            .count();
+        assert!(floor_probe > 100, "{name}: the world's floor is not drawn");
+    }
+}
+
+#[test]
+#[ignore = "needs a smoke run's folder: bash .ci/sandbox-smoke"]
+fn bodies_are_drawn_where_the_simulation_says() {
+    for name in SHOTS {
+        let picture = Picture::load(name);
+        let shot = load_snapshot(name);
+        let (drawn, in_view) = drawn_share(&picture, &shot);
+        assert!(in_view >= 40, "{name}: only {in_view} bodies in view");
+        // The overlay draws contact marks and normals across the bodies.
+        let needed = if name == "13_overlay" { 0.8 } else { 0.97 };
+        assert!(
+            drawn as f32 >= needed * in_view as f32,
+            "{name}: {drawn} of {in_view} bodies show their colour where the snapshot puts them"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a smoke run's folder: bash .ci/sandbox-smoke"]
+fn the_panel_and_the_palette_are_visible() {
+    for name in SHOTS {
+        let picture = Picture::load(name);
+        let shot = load_snapshot(name);
+        for wanted in ["Tools", "bevy_sandbox_physics_panel"] {
+            let panel = shot.panels.iter().find(|p| p.id.contains(wanted));
+            let panel = panel.unwrap_or_else(|| panic!("{name}: no {wanted} window"));
+            let [left, top, right, bottom] = panel.rect;
+            assert!(right - left > 150.0 && bottom - top > 150.0, "{name}: {wanted} is tiny");
+            // Text: light pixels on egui's dark window fill.
+            let (mut light, mut total) = (0, 0);
+            for y in (top as usize..bottom as usize).step_by(2) {
+                for x in (left as usize..right as usize).step_by(2) {
+                    if let Some(c) = picture.pixel(x as f32, y as f32) {
+                        total += 1;
+                        let luma = (u32::from(c[0]) + u32::from(c[1]) + u32::from(c[2])) / 3;
+                        light += usize::from(luma > 140);
+                    }
+                }
+            }
+            assert!(
+                light * 200 > total,
+                "{name}: {wanted} shows no text ({light} light pixels of {total})"
+            );
+            // The walls leave room for the panel: no body is drawn under it.
+            let covered =
+                shot.bodies.iter().filter(|b| inside(panel.rect, (b.centre[0], b.centre[1]), 0.0));
+            assert_eq!(covered.count(), 0, "{name}: bodies under {wanted}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a smoke run's folder: bash .ci/sandbox-smoke"]
+fn a_click_on_empty_space_spawns_and_a_click_on_the_palette_does_not() {
+    let shot = load_snapshot("02_spawned");
+    assert_eq!(shot.bodies.len() as f64, note(&shot, "bodies_before_spawn") + 1.0);
+    let body = shot.body(body_id(&shot, "spawned_body")).expect("the spawned body");
+    let (x, y) = (note(&shot, "spawn_x") as f32, note(&shot, "spawn_y") as f32);
+    let scale = shot.scale_factor;
+    assert!(body.circle && (body.half[0] - 22.0 * scale).abs() < 0.01, "not the palette's ball");
+    assert!(
+        (body.centre[0] - x * scale).abs() < 2.0,
+        "spawned at {:?}, clicked at {x}",
+        body.centre
+    );
+    let fall = body.centre[1] - y * scale;
+    assert!((-1.0..40.0).contains(&fall), "spawned at {:?}, clicked at {y}", body.centre);
+
+    let pile = load_snapshot("03_into_pile");
+    assert_eq!(
+        note(&pile, "bodies_before_panel_click"),
+        note(&pile, "bodies_after_panel_click"),
+        "a click on the palette's title bar spawned a body"
+    );
+}
+
+#[test]
+#[ignore = "needs a smoke run's folder: bash .ci/sandbox-smoke"]
+fn a_body_spawned_into_the_pile_is_pushed_out_without_an_explosion() {
+    let shot = load_snapshot("03_into_pile");
+    assert_eq!(shot.bodies.len() as f64, note(&shot, "bodies_before_pile") + 1.0);
+    let body = shot.body(body_id(&shot, "pile_body")).expect("the body spawned into the pile");
+    assert!(!body.circle, "the palette was set to a steel box");
+    let speed = note(&shot, "pile_max_speed");
+    assert!(speed < 400.0, "the pile exploded: a body reached {speed:.0} px/s");
+    let deepest = deepest_overlap(&shot);
+    assert!(deepest < 3.0, "one second later two bodies still overlap by {deepest:.1} px");
+
+    let painted = load_snapshot("04_painted");
+    let before = note(&painted, "bodies_before_paint");
+    assert!(painted.bodies.len() as f64 >= before + 8.0, "Shift+drag painted too few bodies");
+}
+
+#[test]
+#[ignore = "needs a smoke run's folder: bash .ci/sandbox-smoke"]
+fn a_dragged_body_follows_the_pointer_and_is_thrown_on_release() {
+    let dragging = load_snapshot("05_dragging");
+    let id = body_id(&dragging, "drag_body");
+    let body = dragging.body(id).expect("the dragged body");
+    assert_eq!(body.state, "held");
+    let scale = dragging.scale_factor;
+    let pointer =
+        [note(&dragging, "pointer_x") as f32 * scale, note(&dragging, "pointer_y") as f32 * scale];
+    let lag = (body.centre[0] - pointer[0]).hypot(body.centre[1] - pointer[1]);
+    assert!(lag < 40.0, "the held body is {lag:.0} px from the pointer");
+    assert!(dragging.bodies.iter().filter(|b| b.state == "held").count() == 1);
+
+    let thrown = load_snapshot("06_thrown");
+    let body = thrown.body(id).expect("the thrown body");
+    assert_ne!(body.state, "held", "still held after the release");
+    let [vx, vy] = body.velocity;
+    assert!(vx.hypot(vy) > 150.0 && vx > 0.0, "not thrown to the right: velocity {vx:.0}, {vy:.0}");
+}
+
+#[test]
+#[ignore = "needs a smoke run's folder: bash .ci/sandbox-smoke"]
+fn space_pauses_n_steps_once_and_g_toggles_gravity() {
+    let a = load_snapshot("07_paused_a");
+    let b = load_snapshot("08_paused_b");
+    assert!(a.paused && b.paused, "Space did not pause");
+    assert_eq!(a.step_count, b.step_count, "the world stepped while paused");
+    for body in &a.bodies {
+        let later = b.body(body.id).expect("no body vanishes while paused");
+        assert_eq!(body.centre, later.centre, "a body moved while paused");
+    }
+    let stepped = load_snapshot("09_single_step");
+    assert!(stepped.paused);
+    assert_eq!(stepped.step_count, b.step_count + 1, "N must run exactly one step");
+
+    let weightless = load_snapshot("10_no_gravity");
+    assert!(!weightless.paused, "Space did not resume");
+    assert!(!weightless.gravity, "G did not switch gravity off");
+    assert!(weightless.step_count > stepped.step_count);
+    assert!(load_snapshot("14_final").gravity, "G did not switch gravity back on");
+}
+
+#[test]
+#[ignore = "needs a smoke run's folder: bash .ci/sandbox-smoke"]
+fn delete_and_right_click_remove_the_hovered_body() {
+    let before = load_snapshot("10_no_gravity");
+    let deleted = load_snapshot("11_deleted");
+    let id = body_id(&deleted, "deleted_body");
+    assert!(before.body(id).is_some() && deleted.body(id).is_none(), "Delete kept the body");
+    assert_eq!(deleted.bodies.len() + 1, before.bodies.len());
+    let right = load_snapshot("12_right_deleted");
+    let id = body_id(&right, "right_deleted_body");
+    assert!(deleted.body(id).is_some() && right.body(id).is_none(), "right click kept the body");
+    assert_eq!(right.bodies.len() + 1, deleted.bodies.len());
+}
+
+#[test]
+#[ignore = "needs a smoke run's folder: bash .ci/sandbox-smoke"]
+fn the_readme_shot_shows_every_material_the_panel_and_the_palette() {
+    // `05_dragging` is the README's screenshot (assets/screenshot.png).
+    let shot = load_snapshot("05_dragging");
+    let picture = Picture::load("05_dragging");
+    let mut materials: Vec<&str> = shot
+        .bodies
+        .iter()
+        .filter(|b| body_is_drawn(&picture, &shot, b) == Some(true))
+        .map(|b| b.material.as_str())
+        .collect();
+    materials.sort_unstable();
+    materials.dedup();
+    assert_eq!(materials, ["ice", "rubber", "steel", "wood"], "materials drawn");
+    assert!(shot.panels.len() >= 2, "the panel and the palette");
+}
+
+/// Runs without a smoke folder: the sampling really tells a body from the floor.
+#[test]
+fn sampling_detects_a_misplaced_body() {
+    let (width, height) = (64, 48);
+    let floor = [36, 38, 46];
+    let mut rgb = [floor; 64 * 48].concat();
+    let body = BodyShot {
+        id: 1,
+        circle: true,
+        centre: [20.0, 20.0],
+        half: [12.0, 12.0],
+        color: [230, 82, 97],
+        state: "awake".into(),
+        ..BodyShot::default()
+    };
+    for y in 0..height {
+        for x in 0..width {
+            let (dx, dy) = (x as f32 + 0.5 - 20.0, y as f32 + 0.5 - 20.0);
+            if dx.hypot(dy) < 12.0 {
+                let i = 3 * (y * width + x);
+                rgb[i..i + 3].copy_from_slice(&body.color);
+            }
+        }
+    }
+    let picture = Picture { width, height, rgb };
+    let shot = Snapshot { bodies: vec![body.clone()], ..Snapshot::default() };
+    assert_eq!(body_is_drawn(&picture, &shot, &body), Some(true));
+    let moved = BodyShot { centre: [44.0, 28.0], ..body.clone() };
+    assert_eq!(body_is_drawn(&picture, &shot, &moved), Some(false));
+    let recoloured = BodyShot { color: [135, 153, 189], ..body };
+    assert_eq!(body_is_drawn(&picture, &shot, &recoloured), Some(false));
+    let apart = BodyShot { centre: [74.0, 28.0], ..moved.clone() };
+    assert!(overlap(&moved, &apart) < 0.0 && overlap(&moved, &moved) > 23.0);
+}
