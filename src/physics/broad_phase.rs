@@ -72,6 +72,8 @@ pub struct BroadPhase {
     band_cursor: Vec<usize>,
     band_origin: f32,
     band_height: f32,
+    /// 1 / band_height.
+    band_scale: f32,
     band_count: usize,
     /// Slots in last step's order.
     order: Vec<u32>,
@@ -107,7 +109,9 @@ impl BroadPhase {
 
     /// The band holding height `y`.
     fn band_of(&self, y: f32) -> usize {
-        (((y - self.band_origin) / self.band_height).max(0.0) as usize).min(self.band_count - 1)
+        // `as usize` saturates: below the origin (never, as it is the lowest edge) gives 0.
+        let band = ((y - self.band_origin) * self.band_scale) as usize;
+        if band < self.band_count { band } else { self.band_count - 1 }
     }
 
     /// Deals the sorted proxies into bands (a counting sort, so each band stays in order).
@@ -126,6 +130,7 @@ impl BroadPhase {
         }
         self.band_origin = low;
         self.band_height = height;
+        self.band_scale = 1.0 / height;
         self.band_count = ((spread / height) as usize + 1).min(MAX_BANDS);
 
         self.band_start.clear();
