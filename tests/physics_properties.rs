@@ -5,9 +5,9 @@
 //! config changes within the valid ranges and resizes. The invariants of
 //! `tests/invariants/mod.rs` are checked after every single step.
 //!
-//! Case counts keep the suite fast in CI (dev profile, two cores): 24 worlds × up to 40
-//! operations (about 200 steps) for the invariants, 24 × 300 steps for the energy balance and
-//! 24 × 300 steps for momentum. `PROPTEST_CASES=n` runs n cases of each instead, for a longer
+//! Case counts keep the suite fast in CI (dev profile, two cores, about 5 s): 64 worlds × up
+//! to 40 operations (about 200 steps) for the invariants, 48 worlds × up to 20 operations
+//! (about 300 steps) for the energy balance and 48 × up to 300 steps for momentum. `PROPTEST_CASES=n` runs n cases of each instead, for a longer
 //! hunt. A failure shrinks to a minimal world and sequence; each one found became a named
 //! regression test in `physics_regressions.rs`.
 
@@ -365,7 +365,7 @@ impl Session {
 // ------------------------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(config(cases(24)))]
+    #![proptest_config(config(cases(64)))]
 
     /// Issue 7: after every step of any operation sequence the state is finite, no dynamic
     /// body is more than max_wall_penetration outside the world (R-POS-3), the handles are
@@ -388,5 +388,174 @@ proptest! {
         // At least one step, so the properties were checked on a stepped world.
         session.step()?;
         prop_assert!(session.steps >= 1);
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Energy and momentum
+// ------------------------------------------------------------------------------------------
+
+/// Bodies of 12 to 40 px on a grid of 84 px cells: nothing overlaps at the start, so no
+/// projection has to pay for a spawn.
+fn grid_world(
+    size: Vec2,
+    config: PhysicsConfig,
+    bodies: &[BodySpec],
+) -> Result<Session, TestCaseError> {
+    let cell = 84.0;
+    let columns = ((size.x / cell).floor() as usize).max(1);
+    let rows = ((size.y / cell).floor() as usize).max(1);
+    let mut session = Session::new(size, config, &[])?;
+    for (i, spec) in bodies.iter().take(columns * rows).enumerate() {
+        let centre = Vec2::new((i % columns) as f32 + 0.5, (i / columns) as f32 + 0.5) * cell;
+        let spec = BodySpec {
+            half: spec.half.clamp(Vec2::splat(12.0), Vec2::splat(40.0)),
+            ..spec.clone()
+        };
+        session.spawn(&spec, centre)?;
+    }
+    Ok(session)
+}
+
+#[derive(Clone, Debug)]
+enum QuietOp {
+    Step(u8),
+    Remove(usize),
+    ToggleGravity,
+}
+
+fn quiet_op() -> impl Strategy<Value = QuietOp> {
+    prop_oneof![
+        12 => (1u8..=30).prop_map(QuietOp::Step),
+        1 => any::<usize>().prop_map(QuietOp::Remove),
+        1 => Just(QuietOp::ToggleGravity),
+    ]
+}
+
+/// Makes every body dynamic with restitution 0 and mass 5000 (density = 5000 / area), its
+/// size clamped to 12..40 px: the regime in which the energy balance holds today (see the
+/// two open defects in `physics_regressions.rs`).
+fn inelastic_equal_masses(bodies: Vec<BodySpec>) -> Vec<BodySpec> {
+    bodies
+        .into_iter()
+        .map(|mut b| {
+            b.half = b.half.clamp(Vec2::splat(12.0), Vec2::splat(40.0));
+            let area = if b.circle {
+                std::f32::consts::PI * b.half.x * b.half.x
+            } else {
+                4.0 * b.half.x * b.half.y
+            };
+            b.material.density = 5000.0 / area;
+            b.material.restitution = 0.0;
+            b.fixed = false;
+            b
+        })
+        .collect()
+}
+
+/// Σ m·|g| of the dynamic bodies: the energy of lifting all of them by 1 px.
+fn weight(world: &World) -> f64 {
+    if !world.gravity_enabled() {
+        return 0.0;
+    }
+    let g = f64::from(world.config().gravity.length());
+    world.bodies().filter(|(_, b)| b.is_dynamic()).map(|(_, b)| f64::from(b.mass()) * g).sum()
+}
+
+proptest! {
+    #![proptest_config(config(cases(48)))]
+
+    /// Issue 7: with e ≤ 1, no drag and no spawn, total mechanical energy (kinetic +
+    /// potential) never grows by more than the stated tolerance in one step:
+    /// `1e-3·KE + (Σ m·|g|)·1.5 px`, the f32 rounding of the kinetic energy plus the potential
+    /// energy of lifting every body by 1.5 px, which the projection (§10) returns after the
+    /// solver let a pile sink by that much (the largest lift seen in 300 cases was 1.01 px).
+    ///
+    /// It holds for a solve from zero impulses with e = 0. Two open defects break it
+    /// otherwise, each pinned by an ignored test in `physics_regressions.rs`: warm starting
+    /// re-applies last step's impact impulses, and restitution targets taken from the
+    /// step-start velocities overshoot when several contacts act at once; both grew the
+    /// kinetic energy of 300 random worlds by up to 6 % in one step with gravity off.
+    #[test]
+    fn energy_never_grows_without_drag_or_spawn(
+        size in world_size(),
+        config in start_config(),
+        bodies in proptest::collection::vec(body_spec(0.0), 0..=200),
+        ops in proptest::collection::vec(quiet_op(), 1..20),
+        gravity_on in any::<bool>(),
+    ) {
+        let mut session = grid_world(size, config, &inelastic_equal_masses(bodies))?;
+        session.world.set_gravity_enabled(gravity_on);
+        for op in &ops {
+            match op {
+                QuietOp::Step(n) => {
+                    for _ in 0..*n {
+                        session.world.forget_contact_impulses();
+                        let before = mechanical_energy(&session.world);
+                        let tolerance =
+                            1e-3 * session.world.kinetic_energy() + 1.5 * weight(&session.world);
+                        session.step()?;
+                        let after = mechanical_energy(&session.world);
+                        prop_assert!(
+                            after - before <= tolerance,
+                            "step {}: energy {} -> {} grew by {} > {}",
+                            session.steps, before, after, after - before, tolerance
+                        );
+                    }
+                }
+                QuietOp::Remove(i) => session.apply(&Op::Remove(*i))?,
+                QuietOp::ToggleGravity => session.apply(&Op::ToggleGravity)?,
+            }
+        }
+    }
+
+    /// Issue 7: with gravity off, the walls far away and no friction, total linear momentum
+    /// is conserved: every impulse acts equally and oppositely on two bodies, and the
+    /// projection and rolling resistance change no linear velocity. Tolerance: f32 rounding,
+    /// 1e-4 of Σ m·|v|. Exceptions by design: a step in which the speed clamp
+    /// (R-TUN-1) cut a body is skipped (the clamp removes momentum), and sleep is off (falling
+    /// asleep zeroes a slow body's velocity). Bodies are dynamic (a static body is a wall).
+    #[test]
+    fn momentum_is_conserved_without_gravity_walls_or_friction(
+        config in start_config(),
+        bodies in proptest::collection::vec(body_spec(0.0), 0..=200),
+        steps in 1usize..300,
+    ) {
+        let config = PhysicsConfig { sleeping_enabled: false, ..config };
+        // A 40,000 px world with the bodies in its middle: at most max_speed/4 for 2.5 s
+        // stays 10,000 px clear of the walls.
+        let mut session = Session::new(Vec2::splat(40_000.0), config, &[])?;
+        session.world.set_gravity_enabled(false);
+        let bodies: Vec<BodySpec> = bodies
+            .into_iter()
+            .map(|b| BodySpec {
+                material: Material { friction: 0.0, ..b.material },
+                velocity: b.velocity * 0.125,
+                fixed: false,
+                ..b
+            })
+            .collect();
+        for (i, spec) in bodies.iter().enumerate() {
+            // A 15 × 14 grid of 90 px cells, bodies up to 400 px: some start overlapping.
+            let cell = Vec2::new((i % 15) as f32, (i / 15) as f32) * 90.0;
+            session.spawn(spec, Vec2::splat(19_300.0) + cell)?;
+        }
+        let max_speed = session.world.config().max_speed;
+        for _ in 0..steps {
+            let before = momentum(&session.world);
+            let scale = momentum_scale(&session.world);
+            session.step()?;
+            let clamped = session.world.bodies().any(|(_, b)| b.velocity().length() >= max_speed * 0.999);
+            prop_assert!(session.world.stats().wall_contacts == 0, "the walls were reached");
+            if clamped {
+                continue;
+            }
+            let after = momentum(&session.world);
+            let drift = ((after.0 - before.0).powi(2) + (after.1 - before.1).powi(2)).sqrt();
+            prop_assert!(
+                drift <= 1e-4 * scale.max(momentum_scale(&session.world)) + 1e-6,
+                "step {}: momentum {:?} -> {:?}", session.steps, before, after
+            );
+        }
     }
 }
