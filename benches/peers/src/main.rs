@@ -141,7 +141,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let machine = report::Machine::read();
+    let mut machine = report::Machine::read();
     eprintln!("{}", machine.summary());
 
     let mut shared = Vec::new();
@@ -166,6 +166,7 @@ fn main() {
     let scaling_results: Vec<_> =
         scaling.iter().map(|case| (case, run_case(case, &options))).collect();
 
+    machine.finish();
     let markdown = report::markdown(&machine, &shared_results, &scaling_results, options.runs);
     println!("{markdown}");
     if options.write {
