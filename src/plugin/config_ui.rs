@@ -365,6 +365,9 @@ fn parameters_ui(ui: &mut egui::Ui, params: &mut PhysicsPanelParams) {
     }
 }
 
+/// Width of the field-name column, px (fits `warm_start_normal_threshold`).
+const LABEL_WIDTH: f32 = 190.0;
+
 /// Range text of a parameter: "0 ..= 1000 px/s".
 fn range_text(parameter: &Parameter) -> String {
     let unit = if parameter.unit == "1" { "" } else { parameter.unit };
@@ -403,7 +406,16 @@ fn parameter_row(
         range_text(parameter),
         value_text(default),
     );
-    ui.label(parameter.name).on_hover_text(&tooltip);
+    // One label width for every group, so the editors of all groups line up.
+    let label_size = egui::vec2(LABEL_WIDTH, ui.spacing().interact_size.y);
+    ui.allocate_ui_with_layout(
+        label_size,
+        egui::Layout::left_to_right(egui::Align::Center),
+        |ui| {
+            ui.set_min_width(LABEL_WIDTH);
+            ui.label(parameter.name).on_hover_text(&tooltip);
+        },
+    );
 
     let current = (parameter.get)(&params.config);
     let mut edited = current;
