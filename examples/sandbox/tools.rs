@@ -5,10 +5,12 @@
 //! under a panel: resizing the window, collapsing or widening a panel moves the walls, and
 //! the core pushes bodies that are left outside back in.
 
+use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
 use bevy_sandbox_physics::physics::{MIN_BODY_SIZE, Material};
+use bevy_sandbox_physics::plugin::picking::{BodyPickingSystems, PointerCapture};
 use bevy_sandbox_physics::prelude::*;
 
 use crate::look::{BodyState, Hovered, Tint, fill_color};
@@ -155,6 +157,10 @@ impl Plugin for ToolsPlugin {
             .init_resource::<Hovered>()
             .add_message::<SandboxAction>()
             .add_systems(PreUpdate, (track_pointer, follow_window).chain())
+            .add_systems(
+                PreUpdate,
+                shift_spawns_instead_of_grabbing.in_set(BodyPickingSystems::Capture),
+            )
             .add_systems(Update, (keyboard, pointer_tools, run_actions).chain())
             .add_systems(bevy_egui::EguiPrimaryContextPass, palette_ui);
     }
@@ -177,6 +183,17 @@ fn track_pointer(
     hovered.0 = world
         .and_then(|p| physics.world().body_at(mapping.position_to_core(p)))
         .and_then(|handle| physics.entity(handle));
+}
+
+/// While Shift is held a left press spawns (into a pile) instead of grabbing: the mouse
+/// pointer is marked as used, like a pointer over a panel.
+fn shift_spawns_instead_of_grabbing(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut capture: ResMut<PointerCapture>,
+) {
+    if keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]) {
+        capture.capture(PointerId::Mouse);
+    }
 }
 
 /// Keeps the walls on the window minus the panel columns.
