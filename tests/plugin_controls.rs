@@ -231,3 +231,30 @@ fn a_paused_virtual_clock_stops_the_world_too() {
     assert_eq!(steps(&app), before);
     assert_eq!(drawn(&app, ball), at);
 }
+
+#[test]
+fn physics_config_is_a_reflected_and_serializable_resource_r_cfg_2() {
+    use bevy::ecs::reflect::ReflectResource;
+    use bevy::reflect::{PartialReflect, ReflectRef, TypePath};
+
+    let mut app = app();
+    // Reflection: the registry knows it as a resource, and every field is reflected by name.
+    let registry = app.world().resource::<AppTypeRegistry>().clone();
+    let registration = registry.read().get_with_type_path(PhysicsConfig::type_path()).cloned();
+    let registration = registration.expect("PhysicsConfig is registered");
+    assert!(registration.data::<ReflectResource>().is_some(), "registered as a resource");
+    let resource: &dyn PartialReflect = app.world().resource::<PhysicsConfig>();
+    let ReflectRef::Struct(reflected) = resource.reflect_ref() else { panic!("a struct") };
+    assert_eq!(reflected.field_len(), PhysicsConfig::PARAMETERS.len());
+    let time_step = reflected.field("time_step").and_then(|f| f.try_downcast_ref::<f32>());
+    assert_eq!(time_step, Some(&(1.0 / 120.0)));
+
+    // Serde: a config written and read back is the same, and takes effect like any other.
+    let loud = PhysicsConfig { gravity: Vec2::new(0.0, 500.0), ..PhysicsConfig::default() };
+    let text = serde_json::to_string(&loud).expect("serialize");
+    let read: PhysicsConfig = serde_json::from_str(&text).expect("deserialize");
+    assert_eq!(read, loud);
+    *config(&mut app) = read;
+    app.update();
+    assert_eq!(physics(&app).world().config().gravity, Vec2::new(0.0, 500.0));
+}

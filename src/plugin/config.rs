@@ -14,10 +14,11 @@
 //!
 //! # Taking effect
 //! [`apply_config`] runs first in [`PhysicsSystems::Prepare`](super::PhysicsSystems): when the
-//! resource differs from the config in force, [`World::set_config`] validates it. A valid
-//! config takes effect on this very step; a changed `time_step` or `max_steps_per_frame`
-//! re-times `Time<Fixed>` and `Time<Virtual>`. An invalid one is refused with a warning that
-//! names each bad field and its allowed range, the resource is reset to the config in force,
+//! resource differs from the config in force,
+//! [`World::set_config`](crate::physics::World::set_config) validates it. A valid config takes
+//! effect on this very step; a changed `time_step` or `max_steps_per_frame` re-times
+//! `Time<Fixed>` and `Time<Virtual>`. An invalid one is refused with a warning that names each
+//! bad field and its allowed range, the resource is reset to the config in force,
 //! and a [`PhysicsWarning`] message carries the same text.
 
 use std::time::Duration;
