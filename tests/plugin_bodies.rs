@@ -1,6 +1,7 @@
 //! Bodies through the plugin's components: spawn, despawn, teleport, velocity and material
 //! writes, collider changes and refusals, contacts and the sleeping marker (R-UNIT-1,
 //! R-SLP-4).
+#![cfg(feature = "bevy")]
 
 mod plugin_support;
 

@@ -1,5 +1,6 @@
 //! Run-time controls and live config: pause, single step, gravity toggle, clear, walls, and
 //! config changes valid and invalid (R-CFG-2, R-CFG-3, R-SLP-4).
+#![cfg(feature = "bevy")]
 
 mod plugin_support;
 

@@ -1,6 +1,7 @@
 //! The debug drawing, headless with Bevy's `GizmoPlugin` (no renderer): every circle gets a
 //! radius line at its angle (R-FRI-3), sleeping bodies are dimmed, and the drawing system has
 //! no ambiguity with the plugin's others (a schedule built with ambiguities as errors panics).
+#![cfg(feature = "bevy")]
 
 mod plugin_support;
 

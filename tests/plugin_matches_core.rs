@@ -1,5 +1,6 @@
 //! The plugin adds no physics of its own: a scene built from entities evolves bit for bit as
 //! the same scene in a bare core `World`, step for step (R-STEP-1 through the Bevy layer).
+#![cfg(feature = "bevy")]
 
 mod plugin_support;
 

@@ -1,5 +1,6 @@
 //! Bevy's ambiguity checker finds no pair of our systems with conflicting access and no
 //! order, in any schedule the plugin adds systems to.
+#![cfg(feature = "bevy")]
 
 mod plugin_support;
 

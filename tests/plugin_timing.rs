@@ -1,5 +1,6 @@
 //! The fixed loop and interpolation of the plugin, headless with a manual clock
 //! (R-FIX-1, R-FIX-2, R-CFG-2).
+#![cfg(feature = "bevy")]
 
 mod plugin_support;
 
