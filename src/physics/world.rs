@@ -264,7 +264,10 @@ pub struct World {
     island_root: Vec<u32>,
     island_rest: Vec<f32>,
     island_id: Vec<u32>,
-    sleeping_islands: HashMap<u32, Vec<u32>>,
+    /// Sleeping islands by id, with their member count. The members themselves carry the id
+    /// (`Body::sleep_island`), so falling asleep stores no list and the steady-state step
+    /// allocates nothing (issue 7).
+    sleeping_islands: HashMap<u32, u32>,
     next_island_id: u32,
     stats: StepStats,
     steps: u64,
@@ -773,7 +776,7 @@ impl World {
                 body.sleep_island = Some(id);
                 body.velocity = Vec2::ZERO;
                 body.angular_velocity = 0.0;
-                self.sleeping_islands.entry(id).or_default().push(index as u32);
+                *self.sleeping_islands.entry(id).or_insert(0) += 1;
             }
         }
         self.stats.sleeping_islands = self.sleeping_islands.len();
@@ -998,10 +1001,13 @@ impl World {
 
     /// Wakes every body.
     pub fn wake_all(&mut self) {
-        let ids: Vec<u32> = self.sleeping_islands.keys().copied().collect();
-        for id in ids {
-            self.wake_island(id);
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            if body.sleeping {
+                wake_body(body);
+            }
         }
+        self.sleeping_islands.clear();
+        self.stats.sleeping_islands = 0;
     }
 
     // ----------------------------------------------------------------------------------
@@ -1211,17 +1217,13 @@ impl World {
         }
         let mut islands: Vec<Island> =
             awake.into_values().map(|bodies| Island { bodies, sleeping: false }).collect();
-        for members in self.sleeping_islands.values() {
-            let bodies = members
-                .iter()
-                .filter_map(|&i| {
-                    let slot = self.slots.get(i as usize)?;
-                    slot.body.as_ref()?;
-                    Some(BodyHandle { index: i, generation: slot.generation })
-                })
-                .collect();
-            islands.push(Island { bodies, sleeping: true });
+        let mut asleep: HashMap<u32, Vec<BodyHandle>> = HashMap::new();
+        for (handle, body) in self.bodies() {
+            if let Some(id) = body.sleep_island.filter(|_| body.sleeping) {
+                asleep.entry(id).or_default().push(handle);
+            }
         }
+        islands.extend(asleep.into_values().map(|bodies| Island { bodies, sleeping: true }));
         islands.sort_by_key(|island| island.bodies.first().copied());
         islands
     }
@@ -1327,14 +1329,15 @@ impl World {
         }
     }
 
-    /// Wakes a whole sleeping island (R-SLP-4).
+    /// Wakes a whole sleeping island (R-SLP-4): every body that carries its id. One pass
+    /// over the bodies; waking is an event (a touch, a grab, a deletion), not per-step work.
     fn wake_island(&mut self, id: u32) {
-        let Some(members) = self.sleeping_islands.remove(&id) else { return };
-        for index in members {
-            if let Some(body) = self.slots[index as usize].body.as_mut() {
-                body.sleeping = false;
-                body.sleep_island = None;
-                body.rest_time = 0.0;
+        if self.sleeping_islands.remove(&id).is_none() {
+            return;
+        }
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            if body.sleep_island == Some(id) {
+                wake_body(body);
             }
         }
         self.stats.sleeping_islands = self.sleeping_islands.len();
@@ -1361,6 +1364,13 @@ impl World {
             self.wake_island(id);
         }
     }
+}
+
+/// Wakes one member of a sleeping island; its rest timer starts again.
+fn wake_body(body: &mut Body) {
+    body.sleeping = false;
+    body.sleep_island = None;
+    body.rest_time = 0.0;
 }
 
 /// Moves under the solver this step: dynamic and not asleep.
