@@ -381,3 +381,17 @@ fn the_drag_controller_acts_before_the_step_r_step_1_r_drag_1() {
     w.step(DT).unwrap();
     assert_close(vel(&w, h).length(), w.config().max_speed, 1e-2, "clamped");
 }
+
+/// Turning a circle sets its angle without an interpolation smear; boxes never turn.
+#[test]
+fn set_angle_turns_circles_only_and_wakes_the_island() {
+    let (mut w, handles) = sleeping_tower(2);
+    let ball = add(&mut w, BodyDesc::circle(20.0, Vec2::new(100.0, 300.0)));
+    w.set_angle(ball, 1.25).unwrap();
+    let body = w.body(ball).unwrap();
+    assert_eq!((body.angle(), body.previous_angle()), (1.25, 1.25));
+    w.set_angle(handles[1], 0.5).unwrap();
+    assert_eq!(w.body(handles[1]).unwrap().angle(), 0.0, "rectangles never rotate");
+    assert!(w.set_angle(ball, f32::NAN).is_err());
+    assert_eq!(w.body(ball).unwrap().angle(), 1.25, "refused value leaves the angle");
+}

@@ -918,6 +918,27 @@ impl World {
         Ok(())
     }
 
+    /// Turns a circle to `angle` (rad, clockwise on screen) without smearing the
+    /// interpolation, and wakes its island. Rectangles never turn: for them this is a no-op.
+    pub fn set_angle(&mut self, handle: BodyHandle, angle: f32) -> Result<(), PhysicsError> {
+        let index = self.slot_of(handle)?;
+        if !angle.is_finite() {
+            return Err(invalid("angle", angle, "a finite number"));
+        }
+        let turns = self.slots[index]
+            .body
+            .as_ref()
+            .is_some_and(|b| matches!(b.shape, super::Shape::Circle { .. }));
+        if turns {
+            self.wake_slot(index);
+            if let Some(body) = self.slots[index].body.as_mut() {
+                body.angle = angle;
+                body.previous_angle = angle;
+            }
+        }
+        Ok(())
+    }
+
     /// Sets a dynamic body's velocity (clamped to `max_speed`) and wakes its island.
     pub fn set_velocity(&mut self, handle: BodyHandle, velocity: Vec2) -> Result<(), PhysicsError> {
         let index = self.dynamic_slot_of(handle)?;
@@ -1306,7 +1327,8 @@ impl World {
         }
     }
 
-    fn contains_point(&self, p: Vec2) -> bool {
+    /// Whether `p` lies inside the world rectangle (where a body's centre may be placed).
+    pub fn contains_point(&self, p: Vec2) -> bool {
         p.cmpge(self.bounds_min).all() && p.cmple(self.bounds_max).all()
     }
 

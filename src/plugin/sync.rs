@@ -174,7 +174,7 @@ pub fn apply_user_writes(
         let Some(mut handle) = physics.handle(entity) else { continue };
 
         if pose.transform_moved(transform) {
-            match teleport(&mut physics, entity, handle, transform, &pose) {
+            match teleport(&mut physics, handle, transform, &pose) {
                 Ok(moved) => {
                     handle = moved;
                     if let Some(body) = physics.world().body(handle) {
@@ -220,12 +220,10 @@ pub fn apply_user_writes(
 
 /// Moves a body to its `Transform`; returns its (possibly new) handle.
 ///
-/// The core has no call to turn a body, so a circle whose rotation was written is rebuilt
-/// at the new angle (the angle plays no part in a circle's physics, so nothing else changes
-/// but the warm-start impulses). Rectangles never turn: their rotation is ignored.
+/// A circle whose rotation was written is turned to the new angle; rectangles never turn,
+/// so their rotation is ignored.
 fn teleport(
     physics: &mut PhysicsWorld,
-    entity: Entity,
     handle: BodyHandle,
     transform: &Transform,
     pose: &PhysicsPose,
@@ -239,22 +237,18 @@ fn teleport(
     let position = if moved { mapping.position_to_core(translation) } else { body.position() };
     let turn_circle =
         pose.rotation_moved(transform) && matches!(body.shape(), Shape::Circle { .. });
-    if turn_circle {
-        let angle = mapping.angle_to_core(rotation_angle(transform.rotation));
-        let desc = BodyDesc { position, angle, ..physics.world().desc_of(body) };
-        let rebuilt = physics
-            .world_mut()
-            .add_body(desc)
-            .map_err(|e| format!("teleport to {translation} refused ({e})"))?;
-        let _ = physics.world_mut().remove_body(handle);
-        physics.link(entity, rebuilt);
-        return Ok(rebuilt);
-    }
     if moved {
         physics
             .world_mut()
             .set_position(handle, position)
             .map_err(|e| format!("teleport to {translation} refused ({e})"))?;
+    }
+    if turn_circle {
+        let angle = mapping.angle_to_core(rotation_angle(transform.rotation));
+        physics
+            .world_mut()
+            .set_angle(handle, angle)
+            .map_err(|e| format!("rotation refused ({e})"))?;
     }
     Ok(handle)
 }
