@@ -160,14 +160,25 @@ pub fn markdown(
     let _ = writeln!(md, "## Shared scenes\n");
     let _ = writeln!(
         md,
-        "| scene | bodies | steps | sleep | engine | mean ms | median ms | ÷ Box2D | deepest px \
+        "| scene | bodies | steps | sleep | engine | mean ms | median ms | ÷ Box2D (mean / median) | deepest px \
          | pairs > 1 px | apex drift px | apex sag px | lost | asleep |"
     );
     let _ = writeln!(md, "|---|--:|--:|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
     for (case, results) in shared {
-        let box2d = results.iter().find(|m| m.engine == EngineKind::Box2d).map(|m| m.mean_ms);
+        let box2d = results.iter().find(|m| m.engine == EngineKind::Box2d);
         for m in results {
-            let ratio = box2d.map_or_else(|| "–".into(), |b| format!("{:.2}", m.mean_ms / b));
+            let ratio = box2d.map_or_else(
+                || "–".into(),
+                |b| {
+                    // A sleeping world's median step can be a few µs: no ratio means much then.
+                    let median = if b.median_ms >= 0.005 {
+                        format!("{:.2}", m.median_ms / b.median_ms)
+                    } else {
+                        "–".into()
+                    };
+                    format!("{:.2} / {median}", m.mean_ms / b.mean_ms)
+                },
+            );
             let q = &m.quality;
             let _ = writeln!(
                 md,
@@ -243,10 +254,18 @@ fn targets(shared: &[(&Case, Vec<Measurement>)], scaling: &[(&Case, Vec<Measurem
         let name = &case.scene.name;
         let Some(ours) = find(results, EngineKind::Ours) else { continue };
         if let Some(box2d) = find(results, EngineKind::Box2d) {
-            let ratio = ours.mean_ms / box2d.mean_ms;
+            // Decided on the median: on a shared machine, other work lands in the mean.
+            let ratio = ours.median_ms / box2d.median_ms;
             rows.push((
-                format!("{name}: ms/step ≤ 0.5 × Box2D's (sleeping off)"),
-                format!("{ratio:.2} × ({:.3} vs {:.3} ms)", ours.mean_ms, box2d.mean_ms),
+                format!("{name}: ms/step ≤ 0.5 × Box2D's (sleeping off; median)"),
+                format!(
+                    "{ratio:.2} × ({:.3} vs {:.3} ms); means {:.2} × ({:.3} vs {:.3} ms)",
+                    ours.median_ms,
+                    box2d.median_ms,
+                    ours.mean_ms / box2d.mean_ms,
+                    ours.mean_ms,
+                    box2d.mean_ms
+                ),
                 ratio <= 0.5,
             ));
         }
@@ -292,9 +311,9 @@ fn targets(shared: &[(&Case, Vec<Measurement>)], scaling: &[(&Case, Vec<Measurem
     };
     if let Some(ours) = ours_at(20_000) {
         rows.push((
-            "20,000 awake circles under 8.3 ms per step".into(),
+            "20,000 awake circles under 8.3 ms per step (median)".into(),
             format!("{:.3} ms mean, {:.3} ms median", ours.mean_ms, ours.median_ms),
-            ours.mean_ms < 1000.0 / 120.0,
+            ours.median_ms < 1000.0 / 120.0,
         ));
     }
     // Slope of log(median ms) against log(bodies) from 1,000 bodies up: 1 is linear. The
@@ -326,7 +345,9 @@ fn targets(shared: &[(&Case, Vec<Measurement>)], scaling: &[(&Case, Vec<Measurem
     }
     let mut md = String::from("\n## Targets of issue 6\n\n");
     md.push_str(
-        "Decided by this run for our engine (the Bevy layer's overhead is measured elsewhere).\n\n",
+        "Decided by this run for our engine (the Bevy layer's overhead is measured elsewhere). \
+         Step-time targets are decided on medians, which other work on a shared machine moves \
+         far less than means; both are shown.\n\n",
     );
     md.push_str("| target | measured | met |\n|---|---|---|\n");
     for (target, measured, met) in rows {
