@@ -4,7 +4,9 @@
 
 mod invariants;
 
-use bevy_sandbox_physics::physics::{BodyDesc, Material, PhysicsConfig, World, scenes};
+use bevy_sandbox_physics::physics::{
+    BodyDesc, Material, PhysicsConfig, PhysicsError, World, scenes,
+};
 use glam::Vec2;
 use invariants::*;
 
@@ -155,5 +157,42 @@ fn a_ball_bouncing_off_a_wall_does_not_launch_its_follower_faster_r_res_5() {
             pair[0],
             pair[1]
         );
+    }
+}
+
+/// Issue 7, found by the fuzzer (`fuzz/`, crash after 21,000 executions): a density of
+/// 3.57·10⁻⁴³, positive and so inside the old range (0, 10000], made the body's mass
+/// underflow to a denormal and its inverse mass infinite; the first step set its position
+/// and velocity to NaN. Densities below `Material::MIN_DENSITY` are now refused by name,
+/// and a body of the smallest allowed density steps finitely.
+#[test]
+fn a_denormal_density_is_refused_and_the_lightest_body_stays_finite_r_cfg_3() {
+    let mut world = World::new(Vec2::splat(400.0), PhysicsConfig::default()).expect("world");
+    let denormal = Material { density: 3.57e-43, friction: 0.0, restitution: 0.0 };
+    let desc = BodyDesc::rect(Vec2::new(53.5, 24.0), Vec2::ZERO).with_material(denormal);
+    match world.add_body(desc) {
+        Err(PhysicsError::Invalid(e)) => {
+            assert!(e.names("material.density"), "{e}");
+            assert!(e.to_string().contains("[0.001, 10000]"), "{e}");
+        }
+        other => panic!("a denormal density was not refused: {other:?}"),
+    }
+    let lightest = Material { density: Material::MIN_DENSITY, ..denormal };
+    let light = world
+        .add_body(
+            BodyDesc::circle(12.0, Vec2::new(200.0, 100.0))
+                .with_material(lightest)
+                .with_velocity(Vec2::new(-900.0, -900.0)),
+        )
+        .expect("the lightest body");
+    let heavy = Material { density: 1.0e4, ..Material::STEEL };
+    world
+        .add_body(BodyDesc::circle(150.0, Vec2::new(200.0, 250.0)).with_material(heavy))
+        .expect("heavy");
+    assert!(world.set_material(light, denormal).is_err(), "set_material checks it too");
+    for _ in 0..600 {
+        world.step(PhysicsConfig::default().time_step).expect("step");
+        check_finite(&world).expect("finite");
+        check_contained(&world).expect("contained");
     }
 }
