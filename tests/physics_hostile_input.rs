@@ -301,7 +301,6 @@ fn body_setters_refuse_non_finite_values_and_keep_the_body_r_cfg_3() {
     assert!(matches!(world.set_velocity(fixed, Vec2::ONE), Err(PhysicsError::NotDynamic(_))));
     assert!(matches!(world.grab(fixed), Err(PhysicsError::NotDynamic(_))));
     world.release(h, Vec2::ZERO).expect("release");
-    let mut world = world;
     keeps_running(&mut world, &live);
 }
 

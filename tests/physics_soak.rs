@@ -110,12 +110,12 @@ fn five_hundred_bodies_survive_a_hundred_thousand_steps_of_abuse() {
         if let Err(e) = check_finite(&world).and_then(|()| check_contained(&world)) {
             panic!("step {step}: {e}");
         }
-        if step % 100 == 0 {
-            if let Err(e) =
-                check_handles(&world, &live, &removed).and_then(|()| check_sleep(&world))
-            {
-                panic!("step {step}: {e}");
-            }
+        let bookkeeping =
+            || check_handles(&world, &live, &removed).and_then(|()| check_sleep(&world));
+        if step % 100 == 0
+            && let Err(e) = bookkeeping()
+        {
+            panic!("step {step}: {e}");
         }
     }
 

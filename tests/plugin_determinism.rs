@@ -27,7 +27,7 @@ struct Outcome {
 }
 
 fn body(scene: &mut Scene, i: usize, at: Vec2) -> Entity {
-    let collider = if i % 2 == 0 {
+    let collider = if i.is_multiple_of(2) {
         Collider::circle(12.0 + (i % 5) as f32 * 4.0)
     } else {
         Collider::rectangle(24.0 + (i % 3) as f32 * 10.0, 26.0)
