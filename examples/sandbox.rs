@@ -34,7 +34,7 @@
 //! | 1 … 6 | scenes: pyramid, rain, mixed pile, material balls, sliding boxes, stress |
 //!
 //! # Command line
-//! * `--size <w>x<h>`: window size in logical px (default 1280x720).
+//! * `--size <w>x<h>`: window size in logical px (default 1600x900, or less to fit the screen).
 //! * `--bench <bodies> [--seconds <s>]`: load the stress scene with that many bodies, print
 //!   the frame rate while they fall and after they settle, and exit.
 //! * `--smoke <dir>`: the scripted run CI does under Xvfb (needs `xdotool`); screenshots and
@@ -57,7 +57,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bevy::prelude::*;
-use bevy::window::{PresentMode, WindowResolution};
+use bevy::window::{Monitor, PresentMode, PrimaryMonitor, PrimaryWindow, WindowResolution};
 use bevy_sandbox_physics::prelude::*;
 
 use crate::tools::{Palette, SandboxAction};
@@ -128,7 +128,7 @@ fn main() -> ExitCode {
     let (title, default_size) = match (&options.smoke, options.bench) {
         (Some(_), _) => (smoke::SMOKE_TITLE.to_string(), (1600, 900)),
         (None, Some(_)) => ("bevy_sandbox_physics bench".to_string(), (1920, 1080)),
-        (None, None) => ("bevy_sandbox_physics sandbox".to_string(), (1280, 720)),
+        (None, None) => ("bevy_sandbox_physics sandbox".to_string(), (1600, 900)),
     };
     let (width, height) = options.size.unwrap_or(default_size);
     // Measured runs must not wait for the display's refresh.
@@ -166,11 +166,38 @@ fn main() -> ExitCode {
         }
         (None, None) => {
             app.add_systems(Update, load_first_scene);
+            if options.size.is_none() {
+                app.add_systems(Update, fit_window_to_monitor);
+            }
         }
     }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// Shrinks the window once to fit the primary monitor (with room for the desktop's bars),
+/// keeping its aspect ratio.
+fn fit_window_to_monitor(
+    mut done: Local<bool>,
+    monitors: Query<&Monitor, With<PrimaryMonitor>>,
+    mut windows: Query<&mut Window, With<PrimaryWindow>>,
+) {
+    let (Ok(monitor), Ok(mut window)) = (monitors.single(), windows.single_mut()) else {
+        return;
+    };
+    if std::mem::replace(&mut *done, true) {
+        return;
+    }
+    let screen = UVec2::new(monitor.physical_width, monitor.physical_height).as_vec2()
+        / monitor.scale_factor as f32;
+    let size = window.size();
+    let shrink = (0.92 * screen.x / size.x).min(0.85 * screen.y / size.y);
+    if shrink < 1.0 && shrink.is_finite() && shrink > 0.0 {
+        let fitted = (size * shrink).max(Vec2::new(640.0, 360.0));
+        window.resolution.set(fitted.x, fitted.y);
+        window.position = WindowPosition::Centered(MonitorSelection::Primary);
     }
 }
 

@@ -32,7 +32,7 @@ const SHOTS: [&str; 14] = [
     "11_deleted",
     "12_right_deleted",
     "13_overlay",
-    "14_final",
+    "14_resized",
 ];
 
 /// Largest difference per sRGB channel for a pixel to count as a body's fill colour. Room
@@ -354,7 +354,7 @@ fn space_pauses_n_steps_once_and_g_toggles_gravity() {
     assert!(!weightless.paused, "Space did not resume");
     assert!(!weightless.gravity, "G did not switch gravity off");
     assert!(weightless.step_count > stepped.step_count);
-    assert!(load_snapshot("14_final").gravity, "G did not switch gravity back on");
+    assert!(load_snapshot("14_resized").gravity, "G did not switch gravity back on");
 }
 
 #[test]
@@ -387,6 +387,32 @@ fn the_readme_shot_shows_every_material_the_panel_and_the_palette() {
     materials.dedup();
     assert_eq!(materials, ["ice", "rubber", "steel", "wood"], "materials drawn");
     assert!(shot.panels.len() >= 2, "the panel and the palette");
+}
+
+#[test]
+#[ignore = "needs a smoke run's folder: bash .ci/sandbox-smoke"]
+fn the_walls_follow_a_narrower_window_and_every_body_stays_inside() {
+    let before = load_snapshot("13_overlay");
+    let after = load_snapshot("14_resized");
+    let narrower =
+        note(&after, "width_before_resize") as f32 * after.scale_factor - after.window[0];
+    assert!(narrower > 200.0, "the window did not shrink ({narrower} px)");
+    let (old, new) = (before.walls, after.walls);
+    let shrunk = (old[2] - old[0]) - (new[2] - new[0]);
+    assert!((shrunk - narrower).abs() < 2.0, "the walls shrank {shrunk} px for {narrower} px");
+    assert_eq!(after.bodies.len(), before.bodies.len(), "bodies were lost");
+    for body in &after.bodies {
+        let [x, y] = body.centre;
+        let [hx, hy] = body.half;
+        // The squeezed pile is still settling: R-POS-3 bounds the depth in a wall by
+        // `max_wall_penetration` (12 px), not by the slop.
+        let slack = 12.0 * after.scale_factor;
+        let inside = x - hx >= new[0] - slack
+            && x + hx <= new[2] + slack
+            && y - hy >= new[1] - slack
+            && y + hy <= new[3] + slack;
+        assert!(inside, "a body at {:?} is outside the walls {new:?}", body.centre);
+    }
 }
 
 /// Runs without a smoke folder: the sampling really tells a body from the floor.

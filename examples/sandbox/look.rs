@@ -106,8 +106,6 @@ pub struct LookAssets {
     square: Handle<Mesh>,
     /// (tint, kind, state, is border) → material.
     materials: std::collections::HashMap<(Tint, RigidBody, BodyState, bool), Handle<ColorMaterial>>,
-    /// The world's floor, resized with the walls.
-    floor: Handle<ColorMaterial>,
 }
 
 impl LookAssets {
@@ -232,14 +230,13 @@ fn setup_look(
     commands.spawn((
         WorldFloor,
         Mesh2d(square.clone()),
-        MeshMaterial2d(floor.clone()),
+        MeshMaterial2d(floor),
         Transform::from_xyz(0.0, 0.0, -10.0),
     ));
     commands.insert_resource(LookAssets {
         disc: meshes.add(disc_mesh()),
         square,
         materials: default(),
-        floor,
     });
 }
 
@@ -369,16 +366,11 @@ fn update_looks(
 }
 
 /// Keeps the floor quad on the walls.
-fn fit_floor(
-    bounds: Res<PhysicsBounds>,
-    look: Res<LookAssets>,
-    mut floor: Query<(&mut Transform, &MeshMaterial2d<ColorMaterial>), With<WorldFloor>>,
-) {
+fn fit_floor(bounds: Res<PhysicsBounds>, mut floor: Query<&mut Transform, With<WorldFloor>>) {
     if !bounds.is_changed() {
         return;
     }
-    for (mut transform, material) in &mut floor {
-        debug_assert_eq!(material.0, look.floor);
+    for mut transform in &mut floor {
         transform.translation = bounds.center().extend(-10.0);
         transform.scale = bounds.size().extend(1.0);
     }

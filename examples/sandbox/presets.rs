@@ -105,13 +105,19 @@ pub fn sliding_boxes(size: Vec2) -> Scene {
 
 /// Up to `count` small circles and boxes of every material on a grid that fills the world
 /// from the top, with small random velocities. The grid is 32 px wide where that leaves room
-/// for `count` bodies, down to 25.5 px (bodies of 12–12.25 px) for big counts.
+/// for `count` bodies, down to 24.5 px (bodies of 12 px, 0.5 px apart) for big counts.
 pub fn stress(count: usize, size: Vec2) -> Scene {
-    let cell =
-        (size.x * size.y / count.max(1) as f32).sqrt().clamp(2.0 * MIN_BODY_SIZE + 1.5, 32.0);
-    let largest = 0.5 * (cell - 1.0);
-    let columns = (size.x / cell).floor().max(1.0) as usize;
-    let rows = (size.y / cell).floor().max(1.0) as usize;
+    let smallest_cell = 2.0 * MIN_BODY_SIZE + 0.5;
+    let grid = |cell: f32| {
+        let columns = (size.x / cell).floor().max(1.0) as usize;
+        (columns, (size.y / cell).floor().max(1.0) as usize)
+    };
+    let mut cell: f32 = 32.0;
+    while cell > smallest_cell && grid(cell).0 * grid(cell).1 < count {
+        cell = (cell - 0.25).max(smallest_cell);
+    }
+    let largest = 0.5 * (cell - 0.5);
+    let (columns, rows) = grid(cell);
     let mut rng = SceneRng::new(11);
     let materials = Material::PRESETS.map(|(_, m)| m);
     let margin = 0.5 * (size - Vec2::new(columns as f32, rows as f32) * cell);
@@ -189,6 +195,12 @@ pub fn load(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_stress_scene_has_2000_bodies_in_a_full_hd_window_minus_the_panel() {
+        let scene = stress(2000, Vec2::new(1360.0, 1080.0));
+        assert_eq!(scene.bodies.len(), 2000);
+    }
 
     #[test]
     fn every_preset_fits_a_small_window() {

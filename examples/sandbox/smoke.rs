@@ -5,7 +5,7 @@
 //! empty space, clicks the palette's title bar (which must spawn nothing), spawns a body into
 //! the middle of the pile and paints a row with Shift held, drags and throws a body, pauses,
 //! single-steps, toggles gravity, deletes bodies with Delete and with a right click, and
-//! switches the overlay on.
+//! switches the overlay on, and makes the window narrower.
 //! At fixed frames it saves a screenshot `<name>.png` with a `<name>.json`
 //! ([`Snapshot`]) of what the simulation says is drawn in that frame. Then it waits for the
 //! files and exits with success; `tests/sandbox_smoke.rs` checks the folder.
@@ -82,8 +82,9 @@ mod frames {
     pub const OVERLAY_ON: u64 = 720;
     pub const SHOT_OVERLAY: u64 = 725;
     pub const OVERLAY_OFF: u64 = 728;
-    pub const SHOT_FINAL: u64 = 800;
-    pub const END: u64 = 805;
+    pub const RESIZE: u64 = 735;
+    pub const SHOT_RESIZED: u64 = 855;
+    pub const END: u64 = 860;
     /// Frames to wait for the last screenshots to be written before giving up.
     pub const SAVE_TIMEOUT: u64 = 600;
 
@@ -102,9 +103,12 @@ mod frames {
         (SHOT_DELETED, "11_deleted"),
         (SHOT_RIGHT_DELETED, "12_right_deleted"),
         (SHOT_OVERLAY, "13_overlay"),
-        (SHOT_FINAL, "14_final"),
+        (SHOT_RESIZED, "14_resized"),
     ];
 }
+
+/// How much narrower the script makes the window, logical px.
+pub const RESIZE_BY: f32 = 240.0;
 
 /// The smoke run's state.
 #[derive(Resource, Debug)]
@@ -428,6 +432,15 @@ fn run_script(
         }
         OVERLAY_ON | OVERLAY_OFF => {
             xdotool(&mut smoke, &["key", "d"]);
+        }
+        RESIZE => {
+            // 240 px narrower: the walls follow, the pile is squeezed back inside.
+            let size = window.size() - Vec2::new(RESIZE_BY, 0.0);
+            smoke.note("width_before_resize", f64::from(window.size().x));
+            if let Some(id) = smoke.window.clone() {
+                let (w, h) = (format!("{:.0}", size.x), format!("{:.0}", size.y));
+                xdotool(&mut smoke, &["windowsize", "--sync", &id, &w, &h]);
+            }
         }
         _ => {}
     }
