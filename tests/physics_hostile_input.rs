@@ -289,6 +289,7 @@ fn body_setters_refuse_non_finite_values_and_keep_the_body_r_cfg_3() {
             names(&invalid(world.release(h, v)), "throw velocity", "finite");
         }
         names(&invalid(world.set_angular_velocity(h, x)), "angular_velocity", "finite");
+        names(&invalid(world.set_angle(h, x)), "angle", "finite");
         let bad = Material { density: x, ..Material::WOOD };
         names(&invalid(world.set_material(h, bad)), "material.density", "[0.001, 10000]");
     }
@@ -416,6 +417,7 @@ fn removing_a_handle_twice_or_using_a_stale_handle_is_refused() {
     assert!(stale(world.set_position(old, Vec2::new(100.0, 100.0))));
     assert!(stale(world.set_velocity(old, Vec2::ONE)));
     assert!(stale(world.set_angular_velocity(old, 1.0)));
+    assert!(stale(world.set_angle(old, 1.0)));
     assert!(stale(world.set_material(old, Material::STEEL)));
     assert!(stale(world.grab(old)));
     assert!(stale(world.set_drag_target(old, Vec2::ONE)));
