@@ -197,7 +197,8 @@ fn a_sliding_disc_ends_rolling_at_two_thirds_of_its_speed_r_fri_3() {
     }
 }
 
-/// R-ROLL-2: rolling resistance μ_r = 0.1 slows a rolling ball at μ_r·g/1.5 ≈ 65.3 px/s²,
+/// R-ROLL-2 (through R-ROLL-1, the limit μ_r·N·r on ω_B − ω_A): rolling resistance
+/// μ_r = 0.1 slows a rolling ball at μ_r·g/1.5 ≈ 65.3 px/s²,
 /// so from 200 px/s it rolls about v²/(2a) ≈ 306 px.
 #[test]
 fn a_rolling_ball_decelerates_at_mu_r_g_over_one_and_a_half_r_roll_2() {

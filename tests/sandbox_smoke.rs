@@ -272,6 +272,7 @@ fn the_panel_and_the_palette_are_visible() {
     }
 }
 
+/// R-APP-1: spawning from the palette, in the real window.
 #[test]
 #[ignore = "needs a smoke run's folder: bash .ci/sandbox-smoke"]
 fn a_click_on_empty_space_spawns_and_a_click_on_the_palette_does_not() {

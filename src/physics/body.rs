@@ -429,7 +429,10 @@ impl Body {
     }
     /// Centre drawn at render fraction `alpha` ∈ [0, 1]: `lerp(previous, current, alpha)` (§3).
     pub fn interpolated_position(&self, alpha: f32) -> Vec2 {
-        self.previous_position.lerp(self.position, alpha.clamp(0.0, 1.0))
+        // `a + (b − a)·t` rather than glam's `a·(1 − t) + b·t`: exact when a body stands
+        // still, so a paused or resting body is drawn without a one-ulp shake.
+        let a = alpha.clamp(0.0, 1.0);
+        self.previous_position + (self.position - self.previous_position) * a
     }
     /// Angle drawn at render fraction `alpha`.
     pub fn interpolated_angle(&self, alpha: f32) -> f32 {

@@ -593,6 +593,7 @@ impl std::error::Error for ConfigError {}
 mod tests {
     use super::*;
 
+    /// R-CFG-1: every parameter of §14 (and those the text names elsewhere) with its default.
     #[test]
     fn defaults_match_the_spec_table_r_cfg_1() {
         let c = PhysicsConfig::default();

@@ -50,12 +50,6 @@ fn refuse(warnings: &mut MessageWriter<PhysicsWarning>, entity: Entity, message:
     warnings.write(PhysicsWarning { entity: Some(entity), message });
 }
 
-/// Whether the core position lies inside the world's walls.
-fn inside(physics: &PhysicsWorld, position: Vec2) -> bool {
-    let (min, max) = physics.world().bounds();
-    position.cmpge(min).all() && position.cmple(max).all()
-}
-
 /// Adds a body for each new collider and rebuilds the body of a changed collider or kind.
 ///
 /// An invalid collider (a size outside `MIN_BODY_SIZE ..= MAX_BODY_SIZE`) or a position outside
@@ -97,7 +91,7 @@ pub fn register_bodies(
             None => {
                 let translation = transform.translation.truncate();
                 let position = mapping.position_to_core(translation);
-                if position.is_finite() && !inside(&physics, position) {
+                if position.is_finite() && !physics.world().contains_point(position) {
                     let (min, max) = physics.world().bounds();
                     refuse(
                         &mut warnings,
@@ -171,12 +165,11 @@ pub fn apply_user_writes(
 ) {
     let mapping = physics.mapping();
     for (entity, transform, mut velocity, mut spin, mut material, mut pose) in &mut bodies {
-        let Some(mut handle) = physics.handle(entity) else { continue };
+        let Some(handle) = physics.handle(entity) else { continue };
 
         if pose.transform_moved(transform) {
             match teleport(&mut physics, handle, transform, &pose) {
-                Ok(moved) => {
-                    handle = moved;
+                Ok(()) => {
                     if let Some(body) = physics.world().body(handle) {
                         let now = pose_of(mapping, body.position(), body.angle());
                         pose.set(now, now);
@@ -218,7 +211,7 @@ pub fn apply_user_writes(
     }
 }
 
-/// Moves a body to its `Transform`; returns its (possibly new) handle.
+/// Moves a body to its `Transform`.
 ///
 /// A circle whose rotation was written is turned to the new angle; rectangles never turn,
 /// so their rotation is ignored.
@@ -227,10 +220,10 @@ fn teleport(
     handle: BodyHandle,
     transform: &Transform,
     pose: &PhysicsPose,
-) -> Result<BodyHandle, String> {
+) -> Result<(), String> {
     let mapping = physics.mapping();
     let translation = transform.translation.truncate();
-    let Some(body) = physics.world().body(handle) else { return Ok(handle) };
+    let Some(body) = physics.world().body(handle) else { return Ok(()) };
     // An unmoved translation keeps the core position bit for bit (the round trip through
     // Bevy's frame may not).
     let moved = pose.translation_moved(transform);
@@ -250,7 +243,7 @@ fn teleport(
             .set_angle(handle, angle)
             .map_err(|e| format!("rotation refused ({e})"))?;
     }
-    Ok(handle)
+    Ok(())
 }
 
 /// Runs one step of `time_step` seconds, unless paused (a requested single step runs anyway).
