@@ -24,6 +24,9 @@ use super::components::{NoInterpolation, PhysicsPose};
 use super::physics_world::PhysicsWorld;
 
 /// Writes every simulated body's `Transform` (x, y and rotation; z and scale are kept).
+///
+/// A `Transform` already at the drawn pose (a body at rest or asleep) is left unwritten, so
+/// its change tick stays.
 pub fn interpolate_transforms(
     fixed: Res<Time<Fixed>>,
     physics: Res<PhysicsWorld>,
@@ -31,7 +34,7 @@ pub fn interpolate_transforms(
 ) {
     let alpha = fixed.overstep_fraction().clamp(0.0, 1.0);
     for (entity, mut pose, mut transform, snap) in &mut bodies {
-        if physics.handle(entity).is_none() || pose.transform_moved(&transform) {
+        if pose.transform_moved(&transform) || physics.handle(entity).is_none() {
             continue;
         }
         let drawn = if snap { pose.current() } else { pose.interpolated(alpha) };

@@ -1,9 +1,6 @@
 //! The [`PhysicsWorld`] resource: the core [`World`], the entity ↔ body map, and the read-back
 //! of contacts in Bevy's frame.
 
-use std::collections::HashMap;
-
-use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 
 use super::coords::CoordinateMapping;
@@ -63,12 +60,19 @@ pub struct BodyContact {
 ///
 /// Read contacts with [`contacts`](Self::contacts) and [`contacts_of`](Self::contacts_of);
 /// everything they return is in Bevy's frame.
+///
+/// The entity ↔ body map is two dense tables, one indexed by the entity's index and one by
+/// the body's slot: the sync systems look every body up on every step and frame, and a
+/// table read costs a fraction of a hash lookup.
 #[derive(Resource)]
 pub struct PhysicsWorld {
     world: World,
     mapping: CoordinateMapping,
-    handles: EntityHashMap<BodyHandle>,
-    entities: HashMap<BodyHandle, Entity>,
+    /// By entity index: the simulated entity there and its body.
+    handles: Vec<Option<(Entity, BodyHandle)>>,
+    /// By body slot: the body there and its entity.
+    entities: Vec<Option<(BodyHandle, Entity)>>,
+    linked: usize,
     stepped: bool,
 }
 
@@ -77,8 +81,9 @@ impl PhysicsWorld {
         Self {
             world,
             mapping,
-            handles: EntityHashMap::default(),
-            entities: HashMap::new(),
+            handles: Vec::new(),
+            entities: Vec::new(),
+            linked: 0,
             stepped: false,
         }
     }
@@ -103,23 +108,31 @@ impl PhysicsWorld {
     }
 
     /// The body of `entity`, if it is simulated.
+    #[inline]
     pub fn handle(&self, entity: Entity) -> Option<BodyHandle> {
-        self.handles.get(&entity).copied()
+        match self.handles.get(entity.index_u32() as usize) {
+            Some(&Some((linked, handle))) if linked == entity => Some(handle),
+            _ => None,
+        }
     }
 
     /// The entity of a body.
+    #[inline]
     pub fn entity(&self, handle: BodyHandle) -> Option<Entity> {
-        self.entities.get(&handle).copied()
+        match self.entities.get(handle.index() as usize) {
+            Some(&Some((linked, entity))) if linked == handle => Some(entity),
+            _ => None,
+        }
     }
 
     /// The number of simulated entities.
     pub fn len(&self) -> usize {
-        self.handles.len()
+        self.linked
     }
 
     /// Whether no entity is simulated.
     pub fn is_empty(&self) -> bool {
-        self.handles.is_empty()
+        self.linked == 0
     }
 
     /// Steps taken so far.
@@ -187,15 +200,29 @@ impl PhysicsWorld {
     }
 
     pub(crate) fn link(&mut self, entity: Entity, handle: BodyHandle) {
-        if let Some(old) = self.handles.insert(entity, handle) {
-            self.entities.remove(&old);
+        // An entity index is reused only after its entity is gone, and a despawn unlinks it,
+        // so an occupied entry at this index belongs to `entity` itself.
+        let _ = self.unlink(entity);
+        let index = entity.index_u32() as usize;
+        if self.handles.len() <= index {
+            self.handles.resize(index + 1, None);
         }
-        self.entities.insert(handle, entity);
+        self.handles[index] = Some((entity, handle));
+        let slot = handle.index() as usize;
+        if self.entities.len() <= slot {
+            self.entities.resize(slot + 1, None);
+        }
+        self.entities[slot] = Some((handle, entity));
+        self.linked += 1;
     }
 
     pub(crate) fn unlink(&mut self, entity: Entity) -> Option<BodyHandle> {
-        let handle = self.handles.remove(&entity)?;
-        self.entities.remove(&handle);
+        let handle = self.handle(entity)?;
+        self.handles[entity.index_u32() as usize] = None;
+        if self.entity(handle) == Some(entity) {
+            self.entities[handle.index() as usize] = None;
+        }
+        self.linked -= 1;
         Some(handle)
     }
 
@@ -204,5 +231,6 @@ impl PhysicsWorld {
         self.world.clear();
         self.handles.clear();
         self.entities.clear();
+        self.linked = 0;
     }
 }

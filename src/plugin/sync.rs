@@ -6,9 +6,9 @@
 //! 1. [`register_bodies`]: a new or changed [`Collider`] or [`RigidBody`] (re)builds the body;
 //!    bodies are added in the order of their entity index, so the same spawns give the same
 //!    world.
-//! 2. [`apply_user_writes`]: a `Transform`, velocity or material that differs from what the
-//!    plugin last wrote is the user's and goes to the core (teleport, push, new material);
-//!    each wakes the body's island.
+//! 2. [`apply_user_writes`]: a `Transform` or velocity that differs from what the plugin last
+//!    wrote is the user's and goes to the core (teleport, push), as does a material written
+//!    since the last step that differs from the body's; each wakes the body's island.
 //! 3. [`step_world`]: one `World::step(time_step)`, unless paused.
 //! 4. [`write_back`]: the new pose goes into [`PhysicsPose`], the velocities into their
 //!    components, and the [`Sleeping`] marker follows the core.
@@ -151,6 +151,10 @@ fn kind_of(body: &Body) -> RigidBody {
 }
 
 /// Hands the user's writes to the core: teleports, velocities and materials.
+///
+/// Every step looks at every body, so the common case, nothing written, reads only the
+/// components: the body's handle is looked up once something differs, and a material is
+/// compared with the core's only when the component changed since the last run.
 pub fn apply_user_writes(
     mut physics: ResMut<PhysicsWorld>,
     mut bodies: Query<(
@@ -165,9 +169,15 @@ pub fn apply_user_writes(
 ) {
     let mapping = physics.mapping();
     for (entity, transform, mut velocity, mut spin, mut material, mut pose) in &mut bodies {
+        let moved = pose.transform_moved(transform);
+        let pushed = velocity.0 != pose.written_velocity;
+        let spun = spin.0 != pose.written_angular_velocity;
+        if !(moved || pushed || spun || material.is_changed()) {
+            continue;
+        }
         let Some(handle) = physics.handle(entity) else { continue };
 
-        if pose.transform_moved(transform) {
+        if moved {
             match teleport(&mut physics, handle, transform, &pose) {
                 Ok(()) => {
                     if let Some(body) = physics.world().body(handle) {
@@ -181,7 +191,7 @@ pub fn apply_user_writes(
             pose.remember_transform(transform);
         }
 
-        if velocity.0 != pose.written_velocity {
+        if pushed {
             let wanted = mapping.vector_to_core(velocity.0);
             if let Err(error) = physics.world_mut().set_velocity(handle, wanted) {
                 refuse(&mut warnings, entity, format!("LinearVelocity refused ({error})"));
@@ -191,7 +201,7 @@ pub fn apply_user_writes(
             pose.written_velocity = velocity.0;
         }
 
-        if spin.0 != pose.written_angular_velocity {
+        if spun {
             let wanted = mapping.angle_to_core(spin.0);
             if let Err(error) = physics.world_mut().set_angular_velocity(handle, wanted) {
                 refuse(&mut warnings, entity, format!("AngularVelocity refused ({error})"));
@@ -201,6 +211,9 @@ pub fn apply_user_writes(
             pose.written_angular_velocity = spin.0;
         }
 
+        if !material.is_changed() {
+            continue;
+        }
         let Some(current) = physics.world().body(handle).map(Body::material) else { continue };
         if material.0 != current
             && let Err(error) = physics.world_mut().set_material(handle, material.0)
