@@ -29,6 +29,26 @@
 //! Each contact is solved in the order normal → friction → rolling resistance (R-SI-3): the
 //! two latter are bounded by the normal impulse, and solving them after it makes their bounds
 //! hold exactly for the current normal impulse after every pass.
+//!
+//! # Why the solve never adds kinetic energy
+//! With the bodies' velocities `v = v₀ + M⁻¹Jᵀλ` for contact impulses λ, the kinetic energy is
+//! a quadratic in λ: `E(λ) = E₀ + λ·Jv₀ + ½ λ·(JM⁻¹Jᵀ)λ`. One normal solve with target 0 sets
+//! its λ to the minimum of E along that coordinate within `P_n ≥ 0`; friction and rolling do
+//! the same within their bounds. Gauss-Seidel is therefore coordinate descent on E: each pass
+//! can only lower the energy. Two things could raise it and are kept out of the passes:
+//! * **Restitution.** A bounce target `v_n' = −e·v_n` per contact, iterated with the rest,
+//!   lets a bouncing body push a neighbour that was only following it up to its own rebound
+//!   speed. The passes solve every contact inelastically; one pass afterwards adds each
+//!   bounce to its own contact ([`restitute`], the order Box2D v3 uses).
+//! * **Warm starting.** Last step's impulses are the start of the descent. After an impact
+//!   they can be far too large (a heavy box rammed a light one into a wall: 8 passes through
+//!   the light box cannot take the heavy box's impulse back), and applying them would throw
+//!   the heavy box back. [`EnergyGuard`] searches along the warm start for the scale in
+//!   [0, 1] of least energy, per island; resting piles keep the full warm start (scale 1).
+//!
+//! The bounce pass itself can add energy in a simultaneous impact of three or more bodies
+//! (each contact's bounce is enforced one after the other); [`EnergyGuard`] scales an
+//! island's bounces down, if needed, to the kinetic energy the island had at the step start.
 
 use glam::Vec2;
 
@@ -138,8 +158,11 @@ pub struct SolverContact {
     pub rolling_mass: f32,
     /// Normal velocity the contact should separate with: −e·v_n at the step start, or 0.
     pub bounce_velocity: f32,
-    /// Accumulated normal impulse P_n ≥ 0.
+    /// Accumulated normal impulse P_n ≥ 0 of the inelastic passes, kept for warm starting.
     pub normal_impulse: f32,
+    /// The bounce added by [`restitute`] (§7); `normal_impulse + restitution_impulse ≥ 0`.
+    /// A bounce is not a load, so it is not carried to the next step.
+    pub restitution_impulse: f32,
     /// Accumulated friction impulse, |P_t| ≤ μ·P_n.
     pub tangent_impulse: f32,
     /// Accumulated rolling impulse, |P_r| ≤ μ_r·r·P_n.
@@ -179,9 +202,15 @@ impl SolverContact {
             rolling_mass: 0.0,
             bounce_velocity: 0.0,
             normal_impulse: 0.0,
+            restitution_impulse: 0.0,
             tangent_impulse: 0.0,
             rolling_impulse: 0.0,
         }
+    }
+
+    /// The whole normal impulse of the step: the inelastic passes' and the bounce.
+    pub fn total_normal_impulse(&self) -> f32 {
+        self.normal_impulse + self.restitution_impulse
     }
 }
 
@@ -264,6 +293,197 @@ pub fn solve_in_order(contacts: &mut [SolverContact], bodies: &mut [SolverBody],
     }
 }
 
+/// The bounces, after all inelastic passes (§7, R-RES-1..6): one pass that drives each
+/// bouncing contact's normal velocity to its target `−e·v_n`, in list order.
+///
+/// A contact bounces only if it had a bounce target from the step start (faster than the
+/// threshold, not held) and pushed in the passes (`P_n > 0`): a contact that never pushed
+/// took no part in the impact. The bounce is clamped so that the total normal impulse stays
+/// `≥ 0`. Solved alone, a contact gets exactly `λ = −(1 + e)·v_n / K` in total (R-IMP-1):
+/// the passes contribute `−v_n / K`, this pass `−e·v_n / K`. Done inside the passes, the
+/// bounce of one contact would be enforced on its neighbours too, see the module docs.
+///
+/// Returns whether any contact bounced.
+pub fn restitute(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) -> bool {
+    let mut bounced = false;
+    for c in contacts {
+        if c.bounce_velocity == 0.0 || c.normal_impulse == 0.0 {
+            continue;
+        }
+        bounced = true;
+        let (ia, ib) = (c.a as usize, c.b as usize);
+        let (mut a, mut b) = (bodies[ia], bodies[ib]);
+        let v_n = relative_speed(&a, &b, c.normal, c.normal_levers);
+        let accumulated = at_least(
+            c.restitution_impulse - c.normal_mass * (v_n - c.bounce_velocity),
+            -c.normal_impulse,
+        );
+        push_apart(&mut a, &mut b, c.normal, c.normal_levers, accumulated - c.restitution_impulse);
+        c.restitution_impulse = accumulated;
+        write_back(bodies, ia, a);
+        write_back(bodies, ib, b);
+    }
+    bounced
+}
+
+/// Line searches over the kinetic energy of each island: the guards that keep the warm
+/// start and the bounces from adding energy (see the module docs).
+///
+/// A change of the velocities from `v₀` to `v₀ + Δv`, scaled by s, gives an island the
+/// kinetic energy
+/// ```text
+/// E(s) = E(0) + s·Σ (m v₀·Δv + I ω₀ Δω) + ½ s²·Σ (m |Δv|² + I Δω²) = E(0) + s·slope + ½ s²·curvature
+/// ```
+/// * **Warm start** ([`Self::limit_warm_start`]): the scale of least energy,
+///   `s* = −slope / curvature` clamped to [0, 1]. In a resting pile the carried impulses
+///   cancel gravity's `g·dt` exactly (`Δv = −v₀`, `s* = 1`: the warm start is kept whole);
+///   after an impact that already stopped the bodies, the carried impulse would only throw
+///   them apart (`s* = 0`).
+/// * **Bounces** ([`Self::limit_bounces`]): one bounce alone returns `e²` of the energy of
+///   approach (R-RES-1), but bounces applied one contact after the other in a simultaneous
+///   impact of three bodies can return more than the bodies brought in. The island's
+///   bounces are scaled down, if needed, until its energy is that of the step start:
+///   `E(s) = E_start`, the positive root of the quadratic.
+///
+/// The contacts' impulses are scaled with the velocities, so the solve stays consistent.
+/// Islands, not the whole world, so that one impact does not weaken a distant pile.
+#[derive(Clone, Debug, Default)]
+pub struct EnergyGuard {
+    start: Vec<f32>,
+    base: Vec<f32>,
+    slope: Vec<f32>,
+    curvature: Vec<f32>,
+    scale: Vec<f32>,
+}
+
+impl EnergyGuard {
+    /// Remembers each island's kinetic energy at the step start (`velocities`, indexed like
+    /// `bodies`, which give the masses). `island` gives each movable body's island, any index
+    /// below `bodies.len()` shared by its members; immovable bodies are ignored.
+    pub fn remember_start(
+        &mut self,
+        bodies: &[SolverBody],
+        velocities: &[(Vec2, f32)],
+        island: &[u32],
+    ) {
+        self.start.clear();
+        self.start.resize(bodies.len(), 0.0);
+        for (i, body) in bodies.iter().enumerate() {
+            if body.inverse_mass > 0.0 {
+                self.start[island[i] as usize] += kinetic_energy(body, velocities[i]);
+            }
+        }
+    }
+
+    /// Scales each island's warm start (the change from `before`) to its least energy.
+    pub fn limit_warm_start(
+        &mut self,
+        contacts: &mut [SolverContact],
+        bodies: &mut [SolverBody],
+        before: &[(Vec2, f32)],
+        island: &[u32],
+    ) {
+        self.measure(bodies, before, island);
+        self.scale.clear();
+        self.scale.extend(self.slope.iter().zip(&self.curvature).map(|(&slope, &curvature)| {
+            if curvature > 0.0 { (-slope / curvature).clamp(0.0, 1.0) } else { 1.0 }
+        }));
+        self.rescale(bodies, before, island);
+        for c in contacts {
+            let s = self.scale_of(bodies, island, c);
+            if s != 1.0 {
+                c.normal_impulse *= s;
+                c.tangent_impulse *= s;
+                c.rolling_impulse *= s;
+            }
+        }
+    }
+
+    /// Scales each island's bounces (the change from `before`) so that it ends with no more
+    /// kinetic energy than it had at the step start ([`Self::remember_start`]).
+    pub fn limit_bounces(
+        &mut self,
+        contacts: &mut [SolverContact],
+        bodies: &mut [SolverBody],
+        before: &[(Vec2, f32)],
+        island: &[u32],
+    ) {
+        self.measure(bodies, before, island);
+        self.scale.clear();
+        for k in 0..self.slope.len() {
+            let (base, slope, curvature) = (self.base[k], self.slope[k], self.curvature[k]);
+            let allowed = self.start[k] - base;
+            let s = if base + slope + 0.5 * curvature <= self.start[k] || curvature <= 0.0 {
+                1.0
+            } else if allowed >= 0.0 {
+                // The positive root of ½·c·s² + slope·s − allowed = 0.
+                let root = (slope * slope + 2.0 * curvature * allowed).sqrt();
+                ((root - slope) / curvature).clamp(0.0, 1.0)
+            } else {
+                (-slope / curvature).clamp(0.0, 1.0)
+            };
+            self.scale.push(s);
+        }
+        self.rescale(bodies, before, island);
+        for c in contacts {
+            let s = self.scale_of(bodies, island, c);
+            if s != 1.0 {
+                c.restitution_impulse *= s;
+            }
+        }
+    }
+
+    /// Per island: the energy at `before`, and the slope and curvature of E(s) toward the
+    /// bodies' present velocities.
+    fn measure(&mut self, bodies: &[SolverBody], before: &[(Vec2, f32)], island: &[u32]) {
+        let n = bodies.len();
+        for sums in [&mut self.base, &mut self.slope, &mut self.curvature] {
+            sums.clear();
+            sums.resize(n, 0.0);
+        }
+        for (i, body) in bodies.iter().enumerate() {
+            if body.inverse_mass <= 0.0 {
+                continue;
+            }
+            let (v0, w0) = before[i];
+            let (dv, dw) = (body.velocity - v0, body.angular_velocity - w0);
+            let mass = 1.0 / body.inverse_mass;
+            let inertia = inverse_or_zero(body.inverse_inertia);
+            let k = island[i] as usize;
+            self.base[k] += kinetic_energy(body, before[i]);
+            self.slope[k] += mass * v0.dot(dv) + inertia * w0 * dw;
+            self.curvature[k] += mass * dv.length_squared() + inertia * dw * dw;
+        }
+    }
+
+    /// Moves each body to `before + s·(now − before)` with its island's scale.
+    fn rescale(&self, bodies: &mut [SolverBody], before: &[(Vec2, f32)], island: &[u32]) {
+        for (i, body) in bodies.iter_mut().enumerate() {
+            if body.inverse_mass <= 0.0 {
+                continue;
+            }
+            let s = self.scale[island[i] as usize];
+            if s != 1.0 {
+                let (v0, w0) = before[i];
+                body.velocity = v0 + (body.velocity - v0) * s;
+                body.angular_velocity = w0 + (body.angular_velocity - w0) * s;
+            }
+        }
+    }
+
+    /// The scale of a contact's island (that of its movable body).
+    fn scale_of(&self, bodies: &[SolverBody], island: &[u32], c: &SolverContact) -> f32 {
+        let movable = if bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
+        self.scale[island[movable as usize] as usize]
+    }
+}
+
+/// `½ m |v|² + ½ I ω²` of a body with the velocities `(v, ω)`.
+fn kinetic_energy(body: &SolverBody, (v, w): (Vec2, f32)) -> f32 {
+    0.5 * v.length_squared() / body.inverse_mass
+        + 0.5 * w * w * inverse_or_zero(body.inverse_inertia)
+}
+
 /// Colours of the contact graph: contacts of one colour share no movable body.
 ///
 /// Each contact reads and writes its two bodies. Solved in list order, where neighbours
@@ -343,9 +563,10 @@ fn solve_contact(c: &mut SolverContact, bodies: &mut [SolverBody]) {
         return;
     }
 
-    // Normal: drive v_n to the bounce target; accumulated P_n ≥ 0 (contacts only push).
+    // Normal: stop the approach (v_n → 0); accumulated P_n ≥ 0 (contacts only push).
+    // The bounce comes after all passes, in `restitute`.
     let v_n = relative_speed(&a, &b, c.normal, c.normal_levers);
-    let accumulated = at_least(c.normal_impulse - c.normal_mass * (v_n - c.bounce_velocity), 0.0);
+    let accumulated = at_least(c.normal_impulse - c.normal_mass * v_n, 0.0);
     push_apart(&mut a, &mut b, c.normal, c.normal_levers, accumulated - c.normal_impulse);
     c.normal_impulse = accumulated;
 
@@ -402,7 +623,7 @@ fn write_back(bodies: &mut [SolverBody], index: usize, body: SolverBody) {
 #[inline]
 fn solve_linear(c: &mut SolverContact, a: &mut SolverBody, b: &mut SolverBody) {
     let v_n = (b.velocity - a.velocity).dot(c.normal);
-    let accumulated = at_least(c.normal_impulse - c.normal_mass * (v_n - c.bounce_velocity), 0.0);
+    let accumulated = at_least(c.normal_impulse - c.normal_mass * v_n, 0.0);
     let p = c.normal * (accumulated - c.normal_impulse);
     c.normal_impulse = accumulated;
     a.velocity -= p * a.inverse_mass;

@@ -66,7 +66,9 @@ use glam::Vec2;
 use super::body::{Body, BodyDesc, BodyHandle, BodyKind};
 use super::broad_phase::{BroadPhase, Proxy, ProxyState};
 use super::config::{ConfigError, FieldError, MIN_BODY_SIZE, PhysicsConfig};
-use super::contact_solver::{self, SolveOrder, SolverBodies, SolverBody, SolverContact};
+use super::contact_solver::{
+    self, EnergyGuard, SolveOrder, SolverBodies, SolverBody, SolverContact,
+};
 use super::narrow_phase::{self, Wall};
 use super::position_solver;
 use super::union_find::UnionFind;
@@ -261,6 +263,9 @@ pub struct World {
     positions: Vec<Vec2>,
     start_positions: Vec<Vec2>,
     union_find: UnionFind,
+    energy_guard: EnergyGuard,
+    before_warm_start: Vec<(Vec2, f32)>,
+    before_bounce: Vec<(Vec2, f32)>,
     island_root: Vec<u32>,
     island_rest: Vec<f32>,
     island_id: Vec<u32>,
@@ -298,6 +303,9 @@ impl World {
             positions: Vec::new(),
             start_positions: Vec::new(),
             union_find: UnionFind::default(),
+            energy_guard: EnergyGuard::default(),
+            before_warm_start: Vec::new(),
+            before_bounce: Vec::new(),
             island_root: Vec::new(),
             island_rest: Vec::new(),
             island_id: Vec::new(),
@@ -353,6 +361,7 @@ impl World {
         self.stats.timings.narrow_phase = narrow;
 
         self.collide_walls(); //           half-planes (§5)
+        self.find_islands(); //            union-find over body–body contacts (§11)
         self.stats.timings.walls = lap(&mut clock);
 
         self.solve_velocities(); //        warm start, then N × (normal, friction, rolling) (§6–§9)
@@ -542,11 +551,36 @@ impl World {
             &self.solver,
             self.config.restitution_threshold,
         );
+        self.before_warm_start.clear();
+        self.before_warm_start
+            .extend(self.solver.bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
+        self.energy_guard.remember_start(
+            &self.solver.bodies,
+            &self.before_warm_start,
+            &self.island_root,
+        );
         contact_solver::warm_start(&self.contacts, &mut self.solver.bodies);
+        self.energy_guard.limit_warm_start(
+            &mut self.contacts,
+            &mut self.solver.bodies,
+            &self.before_warm_start,
+            &self.island_root,
+        );
         self.solve_order.build(&self.contacts, &self.solver.bodies);
         for _ in 0..self.config.velocity_iterations {
             let order = self.solve_order.order();
             contact_solver::solve_in_order(&mut self.contacts, &mut self.solver.bodies, order);
+        }
+        self.before_bounce.clear();
+        self.before_bounce
+            .extend(self.solver.bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
+        if contact_solver::restitute(&mut self.contacts, &mut self.solver.bodies) {
+            self.energy_guard.limit_bounces(
+                &mut self.contacts,
+                &mut self.solver.bodies,
+                &self.before_bounce,
+                &self.island_root,
+            );
         }
         for (slot, solved) in self.slots.iter_mut().zip(&self.solver.bodies) {
             if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
@@ -710,9 +744,31 @@ impl World {
         self.stats.braked = braked;
     }
 
-    /// Rest timers, islands by union-find over body–body contacts, and sleep (§11).
-    ///
+    /// The islands of this step: union-find over the contacts between awake dynamic bodies.
     /// Walls and static bodies join no island, or everything on the floor would be one.
+    /// The solver limits warm starts per island, and the sleep test uses them (§11).
+    fn find_islands(&mut self) {
+        let n = self.slots.len();
+        self.union_find.reset(n);
+        for c in &self.contacts[..self.body_contact_count] {
+            let both_dynamic = [c.a, c.b]
+                .iter()
+                .all(|&i| self.slots[i as usize].body.as_ref().is_some_and(is_awake_dynamic));
+            if both_dynamic {
+                self.union_find.union(c.a, c.b);
+            }
+        }
+        self.island_root.clear();
+        self.island_root.resize(n, u32::MAX);
+        for index in 0..n {
+            if self.slots[index].body.as_ref().is_some_and(is_awake_dynamic) {
+                self.island_root[index] = self.union_find.find(index as u32);
+            }
+        }
+    }
+
+    /// Rest timers and sleep of this step's islands (§11).
+    ///
     /// An island falls asleep when all its bodies have rested for `time_to_sleep`; its
     /// members are frozen and remember the island, so that it wakes as a whole (R-SLP-1..3).
     fn update_sleep(&mut self, dt: f32) {
@@ -727,24 +783,11 @@ impl World {
         }
 
         let n = self.slots.len();
-        self.union_find.reset(n);
-        for c in &self.contacts[..self.body_contact_count] {
-            let both_dynamic = [c.a, c.b]
-                .iter()
-                .all(|&i| self.slots[i as usize].body.as_ref().is_some_and(is_awake_dynamic));
-            if both_dynamic {
-                self.union_find.union(c.a, c.b);
-            }
-        }
-        self.island_root.clear();
-        self.island_root.resize(n, u32::MAX);
         self.island_rest.clear();
         self.island_rest.resize(n, f32::INFINITY);
         for index in 0..n {
             if let Some(body) = self.slots[index].body.as_ref().filter(|b| is_awake_dynamic(b)) {
-                let root = self.union_find.find(index as u32);
-                self.island_root[index] = root;
-                let rest = &mut self.island_rest[root as usize];
+                let rest = &mut self.island_rest[self.island_root[index] as usize];
                 *rest = rest.min(body.rest_time);
             }
         }
@@ -1214,7 +1257,7 @@ impl World {
                 normal: c.normal,
                 depth: c.depth,
                 point: c.point,
-                normal_impulse: c.normal_impulse,
+                normal_impulse: c.total_normal_impulse(),
                 tangent_impulse: c.tangent_impulse,
                 rolling_impulse: c.rolling_impulse,
             })
