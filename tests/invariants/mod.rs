@@ -180,3 +180,54 @@ pub fn momentum_scale(world: &World) -> f64 {
 pub fn mechanical_energy(world: &World) -> f64 {
     world.kinetic_energy() + world.potential_energy()
 }
+
+/// The energy that the integrator itself conserves: kinetic plus potential plus
+/// `½·dt·Σ m·(g·v)`.
+///
+/// Semi-implicit Euler (§3) does not conserve `KE + PE` from step to step: in free flight it
+/// loses `½·m·|g|²·dt²` every step, and a bounce (which takes its speed from the step start,
+/// R-RES-5) gives it all back at once, because the body rises `v·dt` in the bounce step
+/// without being slowed by gravity. Per unit mass, with height y and gravity g downward,
+/// `H = ½v² + g·y − ½·g·v·dt` is exact for both: in flight
+/// `H' − H = ½(−2v·g·dt + g²dt²) + g·dt·(v − g·dt) + ½·g²dt² = 0`, and for an e = 1 bounce
+/// (`v' = −v`, `y' = y − v·dt`) `H' − H = −g·v·dt + g·v·dt = 0`. So a growing H is energy
+/// from nothing, while KE + PE grows in every honest bounce step by up to `m·|g|·|v|·dt`.
+pub fn integrator_energy(world: &World) -> f64 {
+    let shadow = if world.gravity_enabled() {
+        let g = world.config().gravity.as_dvec2();
+        let dt = f64::from(world.config().time_step);
+        world
+            .bodies()
+            .filter(|(_, b)| b.is_dynamic())
+            .map(|(_, b)| 0.5 * dt * f64::from(b.mass()) * g.dot(b.velocity().as_dvec2()))
+            .sum()
+    } else {
+        0.0
+    };
+    mechanical_energy(world) + shadow
+}
+
+/// Every body's position, to measure what a step's position correction did.
+pub fn positions(world: &World) -> Vec<(BodyHandle, Vec2)> {
+    world.bodies().map(|(h, b)| (h, b.position())).collect()
+}
+
+/// The potential energy the position correction (§10: projection and emergency brake) added
+/// in the last step: `−Σ m·g·Δx` over the part of each body's move that the integration
+/// `x += v·dt` (with the step's final velocity) does not explain.
+pub fn projection_work(world: &World, start: &[(BodyHandle, Vec2)]) -> f64 {
+    if !world.gravity_enabled() {
+        return 0.0;
+    }
+    let g = world.config().gravity.as_dvec2();
+    let dt = f64::from(world.config().time_step);
+    start
+        .iter()
+        .filter_map(|&(handle, x0)| {
+            let body = world.body(handle).filter(|b| b.is_dynamic())?;
+            let integrated = x0.as_dvec2() + body.velocity().as_dvec2() * dt;
+            let corrected = body.position().as_dvec2() - integrated;
+            Some(-f64::from(body.mass()) * g.dot(corrected))
+        })
+        .sum()
+}
