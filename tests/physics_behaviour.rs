@@ -196,9 +196,13 @@ fn deleting_the_bottom_box_makes_the_boxes_above_fall_r_slp_4() {
     w.remove_body(handles[0]).unwrap();
     assert!(all_awake(&w, &handles[1..]));
     run(&mut w, 120);
-    for (h, y0) in handles[1..].iter().zip(before) {
-        // Each falls by the removed box's height (40 px) onto the one below.
-        assert_close(pos(&w, *h).y - y0, 40.0, 1.5, "fell one box height");
+    let slop = w.config().penetration_slop;
+    for (k, (h, y0)) in handles[1..].iter().zip(before).enumerate() {
+        // Each falls by the removed box's height (40 px) onto the one below, to within the
+        // slop of each of the k + 1 contacts under it (0.5 px each, §10: the projection
+        // leaves that much overlap, and a landing stack settles anywhere within it).
+        let tolerance = (k + 1) as f32 * slop;
+        assert_close(pos(&w, *h).y - y0, 40.0, tolerance, "fell one box height");
     }
 }
 

@@ -560,12 +560,6 @@ impl World {
             &self.island_root,
         );
         contact_solver::warm_start(&self.contacts, &mut self.solver.bodies);
-        self.energy_guard.limit_warm_start(
-            &mut self.contacts,
-            &mut self.solver.bodies,
-            &self.before_warm_start,
-            &self.island_root,
-        );
         self.solve_order.build(&self.contacts, &self.solver.bodies);
         for _ in 0..self.config.velocity_iterations {
             let order = self.solve_order.order();
