@@ -55,6 +55,7 @@
 use glam::Vec2;
 
 use super::math::{cross, cross_scalar_vec, inverse_or_zero, tangent};
+use super::wide_solver::WideContacts;
 
 /// What the inner loop reads and writes of one body: 20 bytes, so a body's velocity and its
 /// inverse masses arrive in one cache line.
@@ -472,6 +473,7 @@ pub struct SolveOrder {
     body_colours: Vec<u64>,
     contact_colours: Vec<u8>,
     starts: Vec<u32>,
+    wide: WideContacts,
 }
 
 /// The colour of contacts that found no free colour among the 64.
@@ -516,6 +518,31 @@ impl SolveOrder {
     /// Contact indices, colour by colour.
     pub fn order(&self) -> &[u32] {
         &self.order
+    }
+
+    /// Where each colour ends in [`order`](Self::order), the overflow colour last (after
+    /// [`build`](Self::build) has laid out the order, `starts[k]` has moved to the end of
+    /// colour k).
+    pub fn colour_ends(&self) -> &[u32] {
+        self.starts.get(..=OVERFLOW_COLOUR).unwrap_or(&[])
+    }
+
+    /// `iterations` Gauss-Seidel passes over `contacts` in this order, four contacts of a
+    /// colour at a time ([`wide_solver`](super::wide_solver)); the velocities and impulses
+    /// equal those of `iterations` calls of [`solve_in_order`] with [`order`](Self::order),
+    /// the reference path. Needs [`build`](Self::build), [`prepare`] and the warm start.
+    pub fn solve_passes(
+        &mut self,
+        contacts: &mut [SolverContact],
+        bodies: &mut [SolverBody],
+        iterations: u32,
+    ) {
+        let colour_ends = self.starts.get(..=OVERFLOW_COLOUR).unwrap_or(&[]);
+        self.wide.load(contacts, bodies, &self.order, colour_ends);
+        for _ in 0..iterations {
+            self.wide.solve();
+        }
+        self.wide.store(contacts, bodies);
     }
 }
 

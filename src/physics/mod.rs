@@ -11,7 +11,7 @@
 //! | 3 | semi-implicit Euler with a fixed step, accumulator and interpolation | [`world`], [`timestep`] |
 //! | 4 | the order of one step | [`World::step`] |
 //! | 5 | sweep and prune, circle/circle, circle/rect, rect/rect, walls | [`broad_phase`], [`narrow_phase`] |
-//! | 6–9 | impulses, restitution, friction and rolling, rolling resistance | [`contact_solver`] |
+//! | 6–9 | impulses, restitution, friction and rolling, rolling resistance | [`contact_solver`], [`wide_solver`] |
 //! | 10 | position projection and the emergency brake | [`position_solver`], [`World`] |
 //! | 11 | islands and sleep | [`union_find`], [`World`] |
 //! | 12 | tunnelling: the speed limit | [`config`] |
@@ -59,6 +59,7 @@ pub mod position_solver;
 pub mod scenes;
 pub mod timestep;
 pub mod union_find;
+pub mod wide_solver;
 pub mod world;
 
 pub use body::{Body, BodyDesc, BodyHandle, BodyKind, Material, Shape};

@@ -1,0 +1,712 @@
+//! The velocity passes four contacts at a time: the same Gauss-Seidel sweep as
+//! [`solve_in_order`], laid out so that the processor solves four independent contacts with
+//! one instruction per operation (SSE2 on x86_64), like Box2D v3's `contact_solver.c`
+//! (`b2SolveContactTwoPointsTask` over `b2ContactConstraintSIMD`).
+//!
+//! # Why the result is the sequential one
+//! [`SolveOrder`] colours the contacts so that two contacts of one colour share no movable
+//! body. Solving a colour's contacts one after the other, no contact reads a velocity that
+//! another contact of the colour writes, so solving four of them side by side reads and
+//! writes exactly the same numbers. Immovable bodies (walls, static and sleeping bodies,
+//! inverse mass 0) may appear in several lanes: they are read, never written, as in
+//! [`solve_in_order`]. Each lane performs the operations of the scalar solve in the same
+//! order with the same roundings (no fused multiply-add), so the velocities and impulses
+//! are bit-equal to the reference path's; the test at the end of this file checks that on
+//! random contact sets.
+//!
+//! # Layout
+//! Per step, [`WideContacts::load`] copies
+//! * the bodies' velocities into an array of `(v.x, v.y, ω, 0)`, one 16-byte register per
+//!   body, plus one *sink* entry at the end. A group loads its four bodies of a side with
+//!   four aligned loads and transposes them into `v.x`, `v.y` and `ω` lanes (glam's
+//!   `Mat4::transpose`, 8 shuffles), and stores them back the same way. A lane whose body is
+//!   immovable stores into the sink instead: no branch, and groups sharing a wall do not
+//!   wait on each other's stores. Nothing reads the sink but dummy lanes.
+//! * each colour's contacts into groups of [`LANES`], structure of arrays (one `[f32; 4]`
+//!   per field), padded with dummy lanes that point at the sink and whose masses and
+//!   inverse masses are all 0: a dummy lane computes a zero impulse.
+//!
+//! The scalar solve has two kinds of contact, and so do the groups:
+//! * **linear**: neither body can turn (`rolling_mass` 0: boxes, walls, static bodies). The
+//!   scalar path drops the angular terms (`solve_linear`); so does `LinearGroup::solve`.
+//! * **rolling**: at least one body turns (circles). Normal and friction with the lever
+//!   terms, then rolling resistance, as in the general scalar path (`RollingGroup::solve`).
+//!
+//! Within a colour the order of contacts does not change the result, so each colour's
+//! linear contacts fill linear groups and its rolling contacts rolling groups: one *batch*.
+//! The contacts of the overflow colour (more than 64 colours needed) share bodies and must be
+//! solved one after the other in list order, after the wide colours, as in
+//! [`SolveOrder::order`]: each gets a batch of its own, one group with three dummy lanes.
+//!
+//! [`WideContacts::store`] copies the accumulated impulses back into the [`SolverContact`]s,
+//! where warm starting, the bounce pass and the contact reports read them, and the
+//! velocities of the movable bodies back into the [`SolverBody`]s. All buffers live in
+//! [`WideContacts`] and keep their memory across steps.
+
+use std::ops::{Add, Mul, Neg, Sub};
+
+use glam::{Mat4, Vec2, Vec4};
+
+#[cfg(doc)]
+use super::contact_solver::{SolveOrder, solve_in_order};
+use super::contact_solver::{SolverBody, SolverContact};
+
+/// Contacts solved side by side: 4 `f32` fill one SSE2 register.
+pub const LANES: usize = 4;
+
+/// One field of a group: a value per lane.
+type Lanes = [f32; LANES];
+
+/// Four `f32` in one register, one per lane: glam's `Vec4`, which on x86_64 is an SSE
+/// register (`__m128`) operated on with the SSE2 instructions every x86_64 processor has, and
+/// elsewhere glam's portable (NEON, wasm or scalar) version.
+///
+/// Why not `[f32; 4]` with per-lane loops: LLVM split the arrays into scalars and
+/// re-vectorized them along the wrong axis (a body's x and y in one register), with shuffles
+/// around most operations; the solve took 275 instructions per linear group instead of ~110.
+///
+/// Each operator is one IEEE operation per lane, no fused multiply-add, so every lane rounds
+/// as the scalar solve does.
+#[derive(Clone, Copy, Debug)]
+pub struct F4(Vec4);
+
+impl F4 {
+    /// All lanes 0.
+    #[inline(always)]
+    fn zero() -> F4 {
+        F4(Vec4::ZERO)
+    }
+
+    /// The lanes of `values`, lane 0 first.
+    #[inline(always)]
+    fn new(values: Lanes) -> F4 {
+        F4(Vec4::from_array(values))
+    }
+
+    /// The lanes as an array, lane 0 first.
+    #[inline(always)]
+    fn to_array(self) -> Lanes {
+        self.0.to_array()
+    }
+
+    /// `max(x, low)` per lane, the scalar `if x > low { x } else { low }`: on x86_64 glam's
+    /// `max` is `maxps(x, low)`, which returns its first operand where it is greater and
+    /// the second otherwise: the same select.
+    #[inline(always)]
+    fn at_least(self, low: F4) -> F4 {
+        F4(self.0.max(low.0))
+    }
+
+    /// `x` clamped to `[−limit, limit]` per lane, as the scalar `within`: the upper bound
+    /// first (`minps(x, limit)`: x where it is less, else limit), then the lower.
+    #[inline(always)]
+    fn within(self, limit: F4) -> F4 {
+        F4(self.0.min(limit.0).max(-limit.0))
+    }
+}
+
+impl Add for F4 {
+    type Output = F4;
+    #[inline(always)]
+    fn add(self, rhs: F4) -> F4 {
+        F4(self.0 + rhs.0)
+    }
+}
+
+impl Sub for F4 {
+    type Output = F4;
+    #[inline(always)]
+    fn sub(self, rhs: F4) -> F4 {
+        F4(self.0 - rhs.0)
+    }
+}
+
+impl Mul for F4 {
+    type Output = F4;
+    #[inline(always)]
+    fn mul(self, rhs: F4) -> F4 {
+        F4(self.0 * rhs.0)
+    }
+}
+
+impl Neg for F4 {
+    type Output = F4;
+    /// Flips the sign bits, as scalar negation does.
+    #[inline(always)]
+    fn neg(self) -> F4 {
+        F4(-self.0)
+    }
+}
+/// Marks a dummy lane in the lists of contact indices.
+const NO_CONTACT: u32 = u32::MAX;
+
+/// The velocities of one side (A or B) of a group's four contacts, one lane per contact.
+#[derive(Clone, Copy)]
+struct Side {
+    vx: F4,
+    vy: F4,
+    w: F4,
+}
+
+impl Side {
+    /// Loads the velocities `(v.x, v.y, ω, 0)` of the bodies `indices` and transposes them
+    /// into lanes.
+    #[inline(always)]
+    fn gather(velocities: &[Vec4], indices: &[u32; LANES]) -> Side {
+        let [a, b, c, d] = indices.map(|i| velocities[i as usize]);
+        let lanes = Mat4::from_cols(a, b, c, d).transpose();
+        Side { vx: F4(lanes.x_axis), vy: F4(lanes.y_axis), w: F4(lanes.z_axis) }
+    }
+
+    /// Transposes the lanes back into `(v.x, v.y, ω, 0)` per body and stores them at
+    /// `targets` (the body, or the sink for immovable bodies and dummy lanes).
+    #[inline(always)]
+    fn scatter(&self, velocities: &mut [Vec4], targets: &[u32; LANES]) {
+        let bodies = Mat4::from_cols(self.vx.0, self.vy.0, self.w.0, Vec4::ZERO).transpose();
+        for (l, &target) in targets.iter().enumerate() {
+            velocities[target as usize] = bodies.col(l);
+        }
+    }
+}
+
+/// Four contacts whose bodies cannot turn (the scalar path's `solve_linear`).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct LinearGroup {
+    /// Indices of A and B into the velocities, read by the gather.
+    a: [u32; LANES],
+    b: [u32; LANES],
+    /// Where the scatter stores A and B: the same, or the sink for immovable bodies.
+    store_a: [u32; LANES],
+    store_b: [u32; LANES],
+    /// Unit normal from A to B.
+    normal_x: Lanes,
+    normal_y: Lanes,
+    /// 1/m of A and B; 0 for immovable bodies and dummy lanes.
+    inverse_mass_a: Lanes,
+    inverse_mass_b: Lanes,
+    /// Effective masses 1/K_n and 1/K_t.
+    normal_mass: Lanes,
+    tangent_mass: Lanes,
+    /// μ (§8).
+    friction: Lanes,
+    /// Accumulated P_n and P_t.
+    normal_impulse: Lanes,
+    tangent_impulse: Lanes,
+}
+
+impl LinearGroup {
+    /// One solve of the four contacts: normal, then friction, each in the scalar order of
+    /// operations of `solve_linear` (ω is carried through unchanged):
+    /// ```text
+    /// v_n = (v_B − v_A)·n,   P_n' = max(P_n − v_n/K_n, 0),   p = n (P_n' − P_n)
+    /// v_A −= p/m_A,   v_B += p/m_B
+    /// v_t = (v_B − v_A)·t,   P_t' = clamp(P_t − v_t/K_t, ±μ P_n'),   the same with t
+    /// ```
+    #[inline(always)]
+    fn solve(&mut self, velocities: &mut [Vec4]) {
+        let mut a = Side::gather(velocities, &self.a);
+        let mut b = Side::gather(velocities, &self.b);
+        let (nx, ny) = (F4::new(self.normal_x), F4::new(self.normal_y));
+        let (ima, imb) = (F4::new(self.inverse_mass_a), F4::new(self.inverse_mass_b));
+
+        // Normal: stop the approach, accumulated P_n ≥ 0.
+        let normal_impulse = F4::new(self.normal_impulse);
+        let v_n = (b.vx - a.vx) * nx + (b.vy - a.vy) * ny;
+        let accumulated = (normal_impulse - F4::new(self.normal_mass) * v_n).at_least(F4::zero());
+        let lambda = accumulated - normal_impulse;
+        let (px, py) = (nx * lambda, ny * lambda);
+        let normal_impulse = accumulated;
+        (a.vx, a.vy) = (a.vx - px * ima, a.vy - py * ima);
+        (b.vx, b.vy) = (b.vx + px * imb, b.vy + py * imb);
+
+        // Friction along t = (−n.y, n.x), |P_t| ≤ μ·P_n.
+        let tangent_impulse = F4::new(self.tangent_impulse);
+        let (tx, ty) = (-ny, nx);
+        let v_t = (b.vx - a.vx) * tx + (b.vy - a.vy) * ty;
+        let limit = F4::new(self.friction) * normal_impulse;
+        let accumulated = (tangent_impulse - F4::new(self.tangent_mass) * v_t).within(limit);
+        let lambda = accumulated - tangent_impulse;
+        let (px, py) = (tx * lambda, ty * lambda);
+        (a.vx, a.vy) = (a.vx - px * ima, a.vy - py * ima);
+        (b.vx, b.vy) = (b.vx + px * imb, b.vy + py * imb);
+        self.normal_impulse = normal_impulse.to_array();
+        self.tangent_impulse = accumulated.to_array();
+
+        a.scatter(velocities, &self.store_a);
+        b.scatter(velocities, &self.store_b);
+    }
+}
+
+/// Four contacts of which a body can turn (the scalar path's general `solve_contact`).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct RollingGroup {
+    /// Indices of A and B into the velocities, read by the gather.
+    a: [u32; LANES],
+    b: [u32; LANES],
+    /// Where the scatter stores A and B: the same, or the sink for immovable bodies.
+    store_a: [u32; LANES],
+    store_b: [u32; LANES],
+    /// Unit normal from A to B.
+    normal_x: Lanes,
+    normal_y: Lanes,
+    /// `r_A × n`, `r_B × n`.
+    normal_lever_a: Lanes,
+    normal_lever_b: Lanes,
+    /// `r_A × t`, `r_B × t`.
+    tangent_lever_a: Lanes,
+    tangent_lever_b: Lanes,
+    /// 1/m and 1/I of A and B; 0 for immovable bodies and dummy lanes.
+    inverse_mass_a: Lanes,
+    inverse_mass_b: Lanes,
+    inverse_inertia_a: Lanes,
+    inverse_inertia_b: Lanes,
+    /// Effective masses 1/K_n, 1/K_t and 1/(1/I_A + 1/I_B).
+    normal_mass: Lanes,
+    tangent_mass: Lanes,
+    rolling_mass: Lanes,
+    /// μ (§8) and μ_r·r (§9).
+    friction: Lanes,
+    rolling_limit: Lanes,
+    /// Accumulated P_n, P_t and P_r.
+    normal_impulse: Lanes,
+    tangent_impulse: Lanes,
+    rolling_impulse: Lanes,
+}
+
+/// The inverse masses of both sides of a rolling group, in lanes.
+struct InverseMasses {
+    mass_a: F4,
+    mass_b: F4,
+    inertia_a: F4,
+    inertia_b: F4,
+}
+
+impl RollingGroup {
+    /// `v_rel·d = (v_B − v_A)·d + ω_B (r_B × d) − ω_A (r_A × d)`, as the scalar
+    /// `relative_speed`.
+    #[inline(always)]
+    fn relative_speed(a: &Side, b: &Side, d: (F4, F4), levers: (F4, F4)) -> F4 {
+        (b.vx - a.vx) * d.0 + (b.vy - a.vy) * d.1 + b.w * levers.1 - a.w * levers.0
+    }
+
+    /// `λ` along `d` at the given levers, minus on A, plus on B, as the scalar `push_apart`:
+    /// `v_A −= d (λ/m_A)`, `ω_A −= λ/I_A (r_A × d)`, and plus for B.
+    #[inline(always)]
+    fn push_apart(
+        (a, b): (&mut Side, &mut Side),
+        m: &InverseMasses,
+        d: (F4, F4),
+        levers: (F4, F4),
+        lambda: F4,
+    ) {
+        let sa = lambda * m.mass_a;
+        a.vx = a.vx - d.0 * sa;
+        a.vy = a.vy - d.1 * sa;
+        a.w = a.w - lambda * m.inertia_a * levers.0;
+        let sb = lambda * m.mass_b;
+        b.vx = b.vx + d.0 * sb;
+        b.vy = b.vy + d.1 * sb;
+        b.w = b.w + lambda * m.inertia_b * levers.1;
+    }
+
+    /// One solve of the four contacts: normal, friction, rolling resistance (R-SI-3), each
+    /// in the scalar order of operations (see `solve_contact` for the physics):
+    /// ```text
+    /// P_n' = max(P_n − v_n/K_n, 0)
+    /// P_t' = clamp(P_t − v_t/K_t, ±μ P_n')
+    /// P_r' = clamp(P_r − (ω_B − ω_A)/(1/I_A + 1/I_B), ±μ_r r P_n')
+    /// ```
+    #[inline(always)]
+    fn solve(&mut self, velocities: &mut [Vec4]) {
+        let mut a = Side::gather(velocities, &self.a);
+        let mut b = Side::gather(velocities, &self.b);
+        let m = InverseMasses {
+            mass_a: F4::new(self.inverse_mass_a),
+            mass_b: F4::new(self.inverse_mass_b),
+            inertia_a: F4::new(self.inverse_inertia_a),
+            inertia_b: F4::new(self.inverse_inertia_b),
+        };
+
+        // Normal: stop the approach, accumulated P_n ≥ 0.
+        let normal_impulse = F4::new(self.normal_impulse);
+        let n = (F4::new(self.normal_x), F4::new(self.normal_y));
+        let levers = (F4::new(self.normal_lever_a), F4::new(self.normal_lever_b));
+        let v_n = Self::relative_speed(&a, &b, n, levers);
+        let accumulated = (normal_impulse - F4::new(self.normal_mass) * v_n).at_least(F4::zero());
+        Self::push_apart((&mut a, &mut b), &m, n, levers, accumulated - normal_impulse);
+        let normal_impulse = accumulated;
+
+        // Friction along t = (−n.y, n.x), |P_t| ≤ μ·P_n.
+        let tangent_impulse = F4::new(self.tangent_impulse);
+        let t = (-n.1, n.0);
+        let levers = (F4::new(self.tangent_lever_a), F4::new(self.tangent_lever_b));
+        let v_t = Self::relative_speed(&a, &b, t, levers);
+        let limit = F4::new(self.friction) * normal_impulse;
+        let accumulated = (tangent_impulse - F4::new(self.tangent_mass) * v_t).within(limit);
+        Self::push_apart((&mut a, &mut b), &m, t, levers, accumulated - tangent_impulse);
+        self.tangent_impulse = accumulated.to_array();
+
+        // Rolling resistance on ω_B − ω_A, |P_r| ≤ μ_r·r·P_n (§9).
+        let rolling_impulse = F4::new(self.rolling_impulse);
+        let relative_spin = b.w - a.w;
+        let limit = F4::new(self.rolling_limit) * normal_impulse;
+        let accumulated =
+            (rolling_impulse - F4::new(self.rolling_mass) * relative_spin).within(limit);
+        let lambda = accumulated - rolling_impulse;
+        a.w = a.w - m.inertia_a * lambda;
+        b.w = b.w + m.inertia_b * lambda;
+        self.rolling_impulse = accumulated.to_array();
+        self.normal_impulse = normal_impulse.to_array();
+
+        a.scatter(velocities, &self.store_a);
+        b.scatter(velocities, &self.store_b);
+    }
+}
+
+/// Groups solved one after the other: a colour's linear groups, then its rolling groups.
+/// Stores where the batch ends in [`WideContacts`]' two group lists.
+#[derive(Clone, Copy, Debug, Default)]
+struct Batch {
+    linear_end: u32,
+    rolling_end: u32,
+}
+
+/// The coloured contacts in groups of [`LANES`] and a copy of the body velocities, rebuilt
+/// each step, memory kept.
+#[derive(Clone, Debug, Default)]
+pub struct WideContacts {
+    /// `(v.x, v.y, ω, 0)` per solver body, then the sink.
+    velocities: Vec<Vec4>,
+    linear: Vec<LinearGroup>,
+    rolling: Vec<RollingGroup>,
+    /// The contact index of each lane, [`NO_CONTACT`] for dummies.
+    linear_contacts: Vec<[u32; LANES]>,
+    rolling_contacts: Vec<[u32; LANES]>,
+    batches: Vec<Batch>,
+}
+
+impl WideContacts {
+    /// Copies the velocities and the contacts of `order` into groups: `colour_ends[k]` is
+    /// where colour k ends in `order`, the overflow colour last. Needs the effective masses
+    /// of `prepare` and the warm-start impulses.
+    pub fn load(
+        &mut self,
+        contacts: &[SolverContact],
+        bodies: &[SolverBody],
+        order: &[u32],
+        colour_ends: &[u32],
+    ) {
+        self.velocities.clear();
+        self.velocities.extend(
+            bodies.iter().map(|b| Vec4::new(b.velocity.x, b.velocity.y, b.angular_velocity, 0.0)),
+        );
+        self.velocities.push(Vec4::ZERO);
+        self.linear.clear();
+        self.rolling.clear();
+        self.linear_contacts.clear();
+        self.rolling_contacts.clear();
+        self.batches.clear();
+        let sink = bodies.len() as u32;
+        let mut start = 0;
+        for (colour, &end) in colour_ends.iter().enumerate() {
+            let indices = &order[start as usize..end as usize];
+            start = end;
+            if colour + 1 < colour_ends.len() {
+                self.push_batch(contacts, bodies, indices, sink);
+            } else {
+                for index in indices.chunks(1) {
+                    self.push_batch(contacts, bodies, index, sink);
+                }
+            }
+        }
+    }
+
+    /// Appends the contacts `indices`, which share no movable body, as one batch.
+    fn push_batch(
+        &mut self,
+        contacts: &[SolverContact],
+        bodies: &[SolverBody],
+        indices: &[u32],
+        sink: u32,
+    ) {
+        if indices.is_empty() {
+            return;
+        }
+        // The gather index and the store index of a body.
+        let targets = |i: u32| (i, if bodies[i as usize].inverse_mass > 0.0 { i } else { sink });
+        let dummy = || LinearGroup {
+            a: [sink; LANES],
+            b: [sink; LANES],
+            store_a: [sink; LANES],
+            store_b: [sink; LANES],
+            ..LinearGroup::default()
+        };
+        let mut lane = LANES;
+        for &index in indices.iter().filter(|&&i| contacts[i as usize].rolling_mass == 0.0) {
+            if lane == LANES {
+                self.linear.push(dummy());
+                self.linear_contacts.push([NO_CONTACT; LANES]);
+                lane = 0;
+            }
+            let c = &contacts[index as usize];
+            let g = self.linear.last_mut().expect("pushed above");
+            (g.a[lane], g.store_a[lane]) = targets(c.a);
+            (g.b[lane], g.store_b[lane]) = targets(c.b);
+            g.normal_x[lane] = c.normal.x;
+            g.normal_y[lane] = c.normal.y;
+            g.inverse_mass_a[lane] = bodies[c.a as usize].inverse_mass;
+            g.inverse_mass_b[lane] = bodies[c.b as usize].inverse_mass;
+            g.normal_mass[lane] = c.normal_mass;
+            g.tangent_mass[lane] = c.tangent_mass;
+            g.friction[lane] = c.friction;
+            g.normal_impulse[lane] = c.normal_impulse;
+            g.tangent_impulse[lane] = c.tangent_impulse;
+            if let Some(lanes) = self.linear_contacts.last_mut() {
+                lanes[lane] = index;
+            }
+            lane += 1;
+        }
+        let dummy = || RollingGroup {
+            a: [sink; LANES],
+            b: [sink; LANES],
+            store_a: [sink; LANES],
+            store_b: [sink; LANES],
+            ..RollingGroup::default()
+        };
+        let mut lane = LANES;
+        for &index in indices.iter().filter(|&&i| contacts[i as usize].rolling_mass != 0.0) {
+            if lane == LANES {
+                self.rolling.push(dummy());
+                self.rolling_contacts.push([NO_CONTACT; LANES]);
+                lane = 0;
+            }
+            let c = &contacts[index as usize];
+            let (body_a, body_b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+            let g = self.rolling.last_mut().expect("pushed above");
+            (g.a[lane], g.store_a[lane]) = targets(c.a);
+            (g.b[lane], g.store_b[lane]) = targets(c.b);
+            g.normal_x[lane] = c.normal.x;
+            g.normal_y[lane] = c.normal.y;
+            g.normal_lever_a[lane] = c.normal_levers.0;
+            g.normal_lever_b[lane] = c.normal_levers.1;
+            g.tangent_lever_a[lane] = c.tangent_levers.0;
+            g.tangent_lever_b[lane] = c.tangent_levers.1;
+            g.inverse_mass_a[lane] = body_a.inverse_mass;
+            g.inverse_mass_b[lane] = body_b.inverse_mass;
+            g.inverse_inertia_a[lane] = body_a.inverse_inertia;
+            g.inverse_inertia_b[lane] = body_b.inverse_inertia;
+            g.normal_mass[lane] = c.normal_mass;
+            g.tangent_mass[lane] = c.tangent_mass;
+            g.rolling_mass[lane] = c.rolling_mass;
+            g.friction[lane] = c.friction;
+            g.rolling_limit[lane] = c.rolling_limit;
+            g.normal_impulse[lane] = c.normal_impulse;
+            g.tangent_impulse[lane] = c.tangent_impulse;
+            g.rolling_impulse[lane] = c.rolling_impulse;
+            if let Some(lanes) = self.rolling_contacts.last_mut() {
+                lanes[lane] = index;
+            }
+            lane += 1;
+        }
+        self.batches.push(Batch {
+            linear_end: self.linear.len() as u32,
+            rolling_end: self.rolling.len() as u32,
+        });
+    }
+
+    /// One Gauss-Seidel pass: the batches in order (the wide colours, then the overflow
+    /// contacts one by one), each batch's groups in order. Equal to [`solve_in_order`] over
+    /// [`SolveOrder::order`].
+    pub fn solve(&mut self) {
+        let velocities = &mut self.velocities[..];
+        let (mut linear_start, mut rolling_start) = (0, 0);
+        for batch in &self.batches {
+            let (linear_end, rolling_end) = (batch.linear_end as usize, batch.rolling_end as usize);
+            for group in &mut self.linear[linear_start..linear_end] {
+                group.solve(velocities);
+            }
+            for group in &mut self.rolling[rolling_start..rolling_end] {
+                group.solve(velocities);
+            }
+            (linear_start, rolling_start) = (linear_end, rolling_end);
+        }
+    }
+
+    /// Copies the accumulated impulses back into `contacts` and the velocities of the
+    /// movable bodies back into `bodies`.
+    pub fn store(&self, contacts: &mut [SolverContact], bodies: &mut [SolverBody]) {
+        for (group, indices) in self.linear.iter().zip(&self.linear_contacts) {
+            for (lane, &index) in indices.iter().enumerate() {
+                if let Some(c) = contacts.get_mut(index as usize) {
+                    c.normal_impulse = group.normal_impulse[lane];
+                    c.tangent_impulse = group.tangent_impulse[lane];
+                }
+            }
+        }
+        for (group, indices) in self.rolling.iter().zip(&self.rolling_contacts) {
+            for (lane, &index) in indices.iter().enumerate() {
+                if let Some(c) = contacts.get_mut(index as usize) {
+                    c.normal_impulse = group.normal_impulse[lane];
+                    c.tangent_impulse = group.tangent_impulse[lane];
+                    c.rolling_impulse = group.rolling_impulse[lane];
+                }
+            }
+        }
+        for (body, v) in bodies.iter_mut().zip(&self.velocities) {
+            if body.inverse_mass > 0.0 {
+                body.velocity = Vec2::new(v.x, v.y);
+                body.angular_velocity = v.z;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::physics::contact_solver::{
+        SolveOrder, SolverBodies, prepare, solve_in_order, warm_start,
+    };
+
+    /// xorshift64*: a small deterministic generator, enough for test inputs.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        /// Uniform in `[low, high)`.
+        fn range(&mut self, low: f32, high: f32) -> f32 {
+            low + (high - low) * (self.next() >> 40) as f32 / (1u64 << 24) as f32
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+        fn vec(&mut self, size: f32) -> Vec2 {
+            Vec2::new(self.range(-size, size), self.range(-size, size))
+        }
+    }
+
+    /// Random bodies: immovable ones (inverse masses 0, some moving, as a wall never does),
+    /// boxes (1/I = 0) and discs, with random velocities and masses; body 0 is a disc.
+    fn random_bodies(rng: &mut Rng, count: usize) -> SolverBodies {
+        let mut bodies = SolverBodies::default();
+        for i in 0..count {
+            let velocity = rng.vec(300.0);
+            let angular_velocity = rng.range(-10.0, 10.0);
+            let body = match if i == 0 { 3 } else { rng.below(4) } {
+                0 => SolverBody { velocity, angular_velocity, ..SolverBody::default() },
+                1 => SolverBody {
+                    velocity,
+                    angular_velocity: 0.0,
+                    inverse_mass: 1.0 / rng.range(0.1, 50.0),
+                    inverse_inertia: 0.0,
+                },
+                _ => SolverBody {
+                    velocity,
+                    angular_velocity,
+                    inverse_mass: 1.0 / rng.range(0.1, 50.0),
+                    inverse_inertia: 1.0 / rng.range(1.0, 5000.0),
+                },
+            };
+            let start = (body.velocity + rng.vec(20.0), body.angular_velocity);
+            bodies.push(body, start, rng.below(8) == 0);
+        }
+        bodies
+    }
+
+    /// Random contacts between distinct bodies, with random normals, levers, coefficients
+    /// and warm-start impulses; `hub` makes body 0 touch every `hub`-th contact, so that
+    /// more than 64 colours are needed and the overflow path runs too.
+    fn random_contacts(
+        rng: &mut Rng,
+        bodies: usize,
+        count: usize,
+        hub: usize,
+    ) -> Vec<SolverContact> {
+        (0..count)
+            .map(|i| {
+                let a = if hub > 0 && i % hub == 0 { 0 } else { rng.below(bodies) };
+                let b = (a + 1 + rng.below(bodies - 1)) % bodies;
+                let angle = rng.range(0.0, std::f32::consts::TAU);
+                let normal = Vec2::new(angle.cos(), angle.sin());
+                let mut c = SolverContact::new(
+                    a as u32,
+                    b as u32,
+                    normal,
+                    rng.range(0.0, 2.0),
+                    rng.vec(400.0),
+                    rng.vec(30.0),
+                    rng.vec(30.0),
+                    rng.range(0.0, 1.0),
+                    rng.range(0.0, 1.0),
+                    rng.range(0.0, 5.0),
+                );
+                if rng.below(4) != 0 {
+                    c.normal_impulse = rng.range(0.0, 100.0);
+                    c.tangent_impulse = rng.range(-30.0, 30.0);
+                    c.rolling_impulse = rng.range(-30.0, 30.0);
+                }
+                c
+            })
+            .collect()
+    }
+
+    /// The wide passes against the reference: the same random contact sets, prepared and
+    /// warm started once, then 8 passes of [`solve_in_order`] over the colour order on one
+    /// copy and [`SolveOrder::solve_passes`] on the other. Each lane performs the scalar
+    /// operations in the scalar order, so velocities and impulses must be bit-equal (not
+    /// merely close); the sets cover both group kinds, partly filled groups, immovable bodies
+    /// shared between lanes, and the overflow colour.
+    #[test]
+    fn wide_passes_equal_the_reference_bit_for_bit() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut order = SolveOrder::default();
+        let shapes = [
+            (2, 1, 0),
+            (3, 5, 0),
+            (10, 7, 0),
+            (40, 100, 0),
+            (200, 600, 0),
+            (120, 400, 3),
+            (90, 300, 2),
+        ];
+        for round in 0..40 {
+            let (body_count, contact_count, hub) = shapes[round % shapes.len()];
+            let mut bodies = random_bodies(&mut rng, body_count);
+            let mut contacts = random_contacts(&mut rng, body_count, contact_count, hub);
+            prepare(&mut contacts, &bodies, 50.0);
+            warm_start(&contacts, &mut bodies.bodies);
+            order.build(&contacts, &bodies.bodies);
+
+            let (mut reference_contacts, mut reference_bodies) =
+                (contacts.clone(), bodies.bodies.clone());
+            for _ in 0..8 {
+                solve_in_order(&mut reference_contacts, &mut reference_bodies, order.order());
+            }
+            order.solve_passes(&mut contacts, &mut bodies.bodies, 8);
+
+            let bits =
+                |b: &SolverBody| [b.velocity.x, b.velocity.y, b.angular_velocity].map(f32::to_bits);
+            for (i, (wide, reference)) in bodies.bodies.iter().zip(&reference_bodies).enumerate() {
+                assert_eq!(bits(wide), bits(reference), "round {round}, body {i}");
+            }
+            let impulses = |c: &SolverContact| {
+                [c.normal_impulse, c.tangent_impulse, c.rolling_impulse].map(f32::to_bits)
+            };
+            for (i, (wide, reference)) in contacts.iter().zip(&reference_contacts).enumerate() {
+                assert_eq!(impulses(wide), impulses(reference), "round {round}, contact {i}");
+            }
+            if hub > 0 {
+                let ends = order.colour_ends();
+                let overflow = ends[ends.len() - 1] - ends[ends.len() - 2];
+                assert!(overflow > 0, "round {round}: the hub should overflow 64 colours");
+            }
+        }
+    }
+}
