@@ -289,7 +289,9 @@ pub fn solve(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) {
     }
 }
 
-/// One Gauss-Seidel pass over all contacts in `order` (see [`SolveOrder`]).
+/// One Gauss-Seidel pass over all contacts in `order` (see [`SolveOrder`]): the reference
+/// for [`SolveOrder::solve_passes`], which the world calls and which gives the same bits
+/// four contacts at a time.
 pub fn solve_in_order(contacts: &mut [SolverContact], bodies: &mut [SolverBody], order: &[u32]) {
     for &index in order {
         solve_contact(&mut contacts[index as usize], bodies);
