@@ -67,6 +67,72 @@ pub fn project(
     }
 }
 
+/// One contact as the projection reads it: 32 bytes instead of the solver's whole contact,
+/// with the inverse masses gathered once instead of once per pass.
+#[derive(Clone, Copy, Debug)]
+struct ProjectionContact {
+    a: u32,
+    b: u32,
+    normal: Vec2,
+    depth: f32,
+    inverse_mass_a: f32,
+    inverse_mass_b: f32,
+    total: f32,
+}
+
+/// The projection of [`project`] on a compact copy of the contacts: the same arithmetic in
+/// the same order (so the same result to the bit) with less memory traffic. Contacts
+/// between two immovable bodies are left out once instead of skipped in every pass.
+#[derive(Clone, Debug, Default)]
+pub struct Projection {
+    contacts: Vec<ProjectionContact>,
+}
+
+impl Projection {
+    /// Projects like [`project`], keeping its buffer for the next step.
+    pub fn run(
+        &mut self,
+        contacts: &[SolverContact],
+        positions: &mut [Vec2],
+        start_positions: &[Vec2],
+        bodies: &[SolverBody],
+        settings: &ProjectionSettings,
+    ) {
+        self.contacts.clear();
+        for c in contacts {
+            let (wa, wb) = (bodies[c.a as usize].inverse_mass, bodies[c.b as usize].inverse_mass);
+            let total = wa + wb;
+            if total > 0.0 {
+                self.contacts.push(ProjectionContact {
+                    a: c.a,
+                    b: c.b,
+                    normal: c.normal,
+                    depth: c.depth,
+                    inverse_mass_a: wa,
+                    inverse_mass_b: wb,
+                    total,
+                });
+            }
+        }
+        for _ in 0..settings.iterations {
+            for c in &self.contacts {
+                let (a, b) = (c.a as usize, c.b as usize);
+                let moved =
+                    (positions[b] - start_positions[b]) - (positions[a] - start_positions[a]);
+                let depth = c.depth - moved.dot(c.normal);
+                let correction = (settings.factor * (depth - settings.slop).max(0.0))
+                    .min(settings.max_correction);
+                if correction <= 0.0 {
+                    continue;
+                }
+                let push = c.normal * (correction / c.total);
+                positions[a] -= push * c.inverse_mass_a;
+                positions[b] += push * c.inverse_mass_b;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,6 +147,49 @@ mod tests {
 
     const SETTINGS: ProjectionSettings =
         ProjectionSettings { iterations: 1, factor: 0.4, slop: 0.5, max_correction: 6.0 };
+
+    #[test]
+    fn the_compact_projection_matches_the_reference_to_the_bit() {
+        // Bodies with overlaps along a chain and across it, some immovable, several passes.
+        let n = 12;
+        let bodies: Vec<SolverBody> = (0..n)
+            .map(|i| SolverBody {
+                inverse_mass: if i % 5 == 0 { 0.0 } else { 1.0 / (1.0 + i as f32) },
+                ..SolverBody::default()
+            })
+            .collect();
+        let start: Vec<Vec2> = (0..n).map(|i| Vec2::new(i as f32 * 9.7, (i % 3) as f32)).collect();
+        let moved: Vec<Vec2> =
+            start.iter().enumerate().map(|(i, p)| *p + Vec2::new(0.3 * i as f32, -0.2)).collect();
+        let contacts: Vec<SolverContact> = (0..n - 1)
+            .flat_map(|i| [(i, i + 1), (i, (i + 3) % n)])
+            .map(|(a, b)| {
+                let normal = (start[b] - start[a]).normalize_or(Vec2::X);
+                let depth = 0.5 + (a * 7 % 5) as f32;
+                SolverContact::new(
+                    a as u32,
+                    b as u32,
+                    normal,
+                    depth,
+                    Vec2::ZERO,
+                    Vec2::ZERO,
+                    Vec2::ZERO,
+                    0.0,
+                    0.0,
+                    0.0,
+                )
+            })
+            .collect();
+        let settings = ProjectionSettings { iterations: 4, ..SETTINGS };
+        let mut reference = moved.clone();
+        project(&contacts, &mut reference, &start, &bodies, &settings);
+        let mut fast = moved.clone();
+        Projection::default().run(&contacts, &mut fast, &start, &bodies, &settings);
+        assert_ne!(reference, moved, "the case corrects something");
+        let bits =
+            |v: &[Vec2]| v.iter().map(|p| p.to_array().map(f32::to_bits)).collect::<Vec<_>>();
+        assert_eq!(bits(&reference), bits(&fast));
+    }
 
     #[test]
     fn correction_is_split_by_inverse_mass_r_pos_1() {

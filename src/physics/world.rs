@@ -264,6 +264,7 @@ pub struct World {
     start_positions: Vec<Vec2>,
     union_find: UnionFind,
     energy_guard: EnergyGuard,
+    projection: position_solver::Projection,
     before_warm_start: Vec<(Vec2, f32)>,
     before_bounce: Vec<(Vec2, f32)>,
     island_root: Vec<u32>,
@@ -304,6 +305,7 @@ impl World {
             start_positions: Vec::new(),
             union_find: UnionFind::default(),
             energy_guard: EnergyGuard::default(),
+            projection: position_solver::Projection::default(),
             before_warm_start: Vec::new(),
             before_bounce: Vec::new(),
             island_root: Vec::new(),
@@ -505,6 +507,13 @@ impl World {
             if !is_awake_dynamic(body) {
                 continue;
             }
+            // Most bodies touch no wall: a box strictly inside the bounds touches none of the
+            // four. Exact, not an estimate: `min.x > bounds.x` is the left wall's
+            // `n·p − reach − offset > 0` with n = (1, 0), reach = hw; likewise for the others.
+            let (min, max) = body.aabb();
+            if min.cmpgt(self.bounds_min).all() && max.cmplt(self.bounds_max).all() {
+                continue;
+            }
             for (w, wall) in self.walls.iter().enumerate() {
                 let Some(m) = wall.collide(&body.shape, body.position) else { continue };
                 let contact = SolverContact::new(
@@ -677,7 +686,7 @@ impl World {
             self.positions.push(Vec2::ZERO);
             self.start_positions.push(Vec2::ZERO);
         }
-        position_solver::project(
+        self.projection.run(
             &self.contacts,
             &mut self.positions,
             &self.start_positions,
