@@ -356,33 +356,26 @@ pub struct EnergyGuard {
 }
 
 impl EnergyGuard {
-    /// Remembers each island's kinetic energy at the step start (`velocities`, indexed like
-    /// `bodies`, which give the masses). `island` gives each movable body's island, any index
-    /// below `bodies.len()` shared by its members; immovable bodies are ignored.
-    pub fn remember_start(
+    /// Scales each island's bounces (the change from `before`) so that it ends with no more
+    /// kinetic energy than it had with the velocities `start` (the step start, after
+    /// gravity). `island` gives each movable body's island, any index below `bodies.len()`
+    /// shared by its members; immovable bodies are ignored. Computed only in steps with a
+    /// bounce: the energies cost a division per body.
+    pub fn limit_bounces(
         &mut self,
-        bodies: &[SolverBody],
-        velocities: &[(Vec2, f32)],
+        contacts: &mut [SolverContact],
+        bodies: &mut [SolverBody],
+        start: &[(Vec2, f32)],
+        before: &[(Vec2, f32)],
         island: &[u32],
     ) {
         self.start.clear();
         self.start.resize(bodies.len(), 0.0);
         for (i, body) in bodies.iter().enumerate() {
             if body.inverse_mass > 0.0 {
-                self.start[island[i] as usize] += kinetic_energy(body, velocities[i]);
+                self.start[island[i] as usize] += kinetic_energy(body, start[i]);
             }
         }
-    }
-
-    /// Scales each island's bounces (the change from `before`) so that it ends with no more
-    /// kinetic energy than it had at the step start ([`Self::remember_start`]).
-    pub fn limit_bounces(
-        &mut self,
-        contacts: &mut [SolverContact],
-        bodies: &mut [SolverBody],
-        before: &[(Vec2, f32)],
-        island: &[u32],
-    ) {
         self.measure(bodies, before, island);
         self.scale.clear();
         for k in 0..self.slope.len() {

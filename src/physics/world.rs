@@ -563,11 +563,6 @@ impl World {
         self.before_warm_start.clear();
         self.before_warm_start
             .extend(self.solver.bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
-        self.energy_guard.remember_start(
-            &self.solver.bodies,
-            &self.before_warm_start,
-            &self.island_root,
-        );
         contact_solver::warm_start(&self.contacts, &mut self.solver.bodies);
         self.solve_order.build(&self.contacts, &self.solver.bodies);
         // Four contacts of a colour at a time; equal to `velocity_iterations` passes of the
@@ -577,16 +572,19 @@ impl World {
             &mut self.solver.bodies,
             self.config.velocity_iterations,
         );
-        self.before_bounce.clear();
-        self.before_bounce
-            .extend(self.solver.bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
-        if contact_solver::restitute(&mut self.contacts, &mut self.solver.bodies) {
-            self.energy_guard.limit_bounces(
-                &mut self.contacts,
-                &mut self.solver.bodies,
-                &self.before_bounce,
-                &self.island_root,
-            );
+        if self.contacts.iter().any(|c| c.bounce_velocity != 0.0) {
+            self.before_bounce.clear();
+            self.before_bounce
+                .extend(self.solver.bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
+            if contact_solver::restitute(&mut self.contacts, &mut self.solver.bodies) {
+                self.energy_guard.limit_bounces(
+                    &mut self.contacts,
+                    &mut self.solver.bodies,
+                    &self.before_warm_start,
+                    &self.before_bounce,
+                    &self.island_root,
+                );
+            }
         }
         for (slot, solved) in self.slots.iter_mut().zip(&self.solver.bodies) {
             if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
