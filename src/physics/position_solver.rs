@@ -120,8 +120,18 @@ impl Projection {
                 let moved =
                     (positions[b] - start_positions[b]) - (positions[a] - start_positions[a]);
                 let depth = c.depth - moved.dot(c.normal);
-                let correction = (settings.factor * (depth - settings.slop).max(0.0))
-                    .min(settings.max_correction);
+                // Plain compares instead of f32::max/min (no NaN here): equal results, and
+                // the early exit first, as most contacts rest within the slop.
+                let excess = depth - settings.slop;
+                if excess <= 0.0 {
+                    continue;
+                }
+                let correction = settings.factor * excess;
+                let correction = if correction < settings.max_correction {
+                    correction
+                } else {
+                    settings.max_correction
+                };
                 if correction <= 0.0 {
                     continue;
                 }

@@ -717,6 +717,11 @@ impl World {
             if !is_awake_dynamic(body) {
                 continue;
             }
+            // Strictly inside the bounds: it fits on both axes and is in no wall at all.
+            let (low, high) = body.aabb();
+            if low.cmpgt(min).all() && high.cmplt(max).all() {
+                continue;
+            }
             let before = body.position;
             let half = body.shape.half_size();
             for axis in 0..2 {
