@@ -99,21 +99,19 @@ impl Projection {
         settings: &ProjectionSettings,
     ) {
         self.contacts.clear();
-        for c in contacts {
+        self.contacts.extend(contacts.iter().filter_map(|c| {
             let (wa, wb) = (bodies[c.a as usize].inverse_mass, bodies[c.b as usize].inverse_mass);
             let total = wa + wb;
-            if total > 0.0 {
-                self.contacts.push(ProjectionContact {
-                    a: c.a,
-                    b: c.b,
-                    normal: c.normal,
-                    depth: c.depth,
-                    inverse_mass_a: wa,
-                    inverse_mass_b: wb,
-                    total,
-                });
-            }
-        }
+            (total > 0.0).then_some(ProjectionContact {
+                a: c.a,
+                b: c.b,
+                normal: c.normal,
+                depth: c.depth,
+                inverse_mass_a: wa,
+                inverse_mass_b: wb,
+                total,
+            })
+        }));
         for _ in 0..settings.iterations {
             for c in &self.contacts {
                 let (a, b) = (c.a as usize, c.b as usize);
