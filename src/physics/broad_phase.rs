@@ -18,6 +18,24 @@
 //!
 //! Pairs in which neither body is an awake dynamic body are skipped: two sleepers, a sleeper
 //! and a static body, or two static bodies cannot start to move each other.
+//!
+//! The inner loop of the sweep runs about five times per body on a deep pile, and most of its
+//! tests fail, so it is written to run without branches or float-to-integer conversions:
+//!
+//! - Which band reports a pair needs no float arithmetic. `band_of` never decreases as `y`
+//!   grows, so the band of `max(min_y_A, min_y_B)` is the later of the two first bands, and
+//!   in a band both boxes reach, that is this band exactly when one of the two boxes starts
+//!   in it. Each band entry carries that as a flag, next to "awake", and the pair test is
+//!   one OR and one compare of the two flag words.
+//! - The candidates of a box (the successors that start left of its right edge) are counted
+//!   first; then all of them are tested and each is written to the output, which advances
+//!   only past the hits. A failed test costs no mispredicted branch.
+//!
+//! On the 20,000-circle pile (`scenes::large`) this cut the broad phase from 1.30 to 0.81 ms
+//! per step (medians of six runs), although it executes about 3% more instructions: the
+//! time went to mispredicted branches. The pairs and their order are exactly those of the
+//! plain sweep, so the simulation is bit-for-bit unchanged; a test holds the fast sweep to
+//! the plain one, order included, and both to [`brute_force_pairs`] (R-COL-2).
 
 use glam::Vec2;
 
@@ -60,16 +78,39 @@ const BAND_FACTOR: f32 = 4.0;
 /// At most this many bands, whatever the spread of the boxes.
 const MAX_BANDS: usize = 1024;
 
+/// [`BandEntry::flags`]: the proxy is [`ProxyState::Awake`].
+const AWAKE: u32 = 1;
+/// [`BandEntry::flags`]: the box's top edge lies in this band (it is the first band it is in).
+const STARTS_HERE: u32 = 2;
+/// A pair is reported when one of its boxes is awake and one starts in the band: both bits are
+/// set in the OR of the two flag words.
+const REPORTED: u32 = AWAKE | STARTS_HERE;
+
+/// One box in one band: what the sweep reads of it, 24 bytes.
+#[derive(Clone, Copy, Debug, Default)]
+struct BandEntry {
+    min_x: f32,
+    max_x: f32,
+    min_y: f32,
+    max_y: f32,
+    /// Slot index of the body.
+    index: u32,
+    /// [`AWAKE`] and [`STARTS_HERE`].
+    flags: u32,
+}
+
 /// Sweep and prune with a persistent sort order.
 #[derive(Clone, Debug, Default)]
 pub struct BroadPhase {
     /// Proxies in the order of their left edge, rebuilt from the previous order each step.
     sorted: Vec<Proxy>,
-    /// The bands' proxies, each band in left-edge order; band k is
+    /// The bands' entries, each band in left-edge order; band k is
     /// `band_items[band_start[k]..band_start[k + 1]]`.
-    band_items: Vec<Proxy>,
+    band_items: Vec<BandEntry>,
     band_start: Vec<usize>,
     band_cursor: Vec<usize>,
+    /// First and last band of each proxy of `sorted`.
+    band_spans: Vec<(u32, u32)>,
     band_origin: f32,
     band_height: f32,
     /// 1 / band_height.
@@ -86,31 +127,43 @@ impl BroadPhase {
     /// `(lower slot, higher slot)`, in sweep order.
     pub fn find_pairs(&mut self, proxies: &[Proxy], pairs: &mut Vec<(u32, u32)>) {
         self.sort(proxies);
-        pairs.clear();
         if self.sorted.is_empty() {
+            pairs.clear();
             return;
         }
         self.deal_into_bands();
+        // `pairs` is the write buffer: each candidate is written at `found`, which advances
+        // only past hits. It grows before a box's candidates could overrun it, and is cut to
+        // the hits at the end.
+        let mut found = 0;
         for band in 0..self.band_count {
             let items = &self.band_items[self.band_start[band]..self.band_start[band + 1]];
-            for (i, a) in items.iter().enumerate() {
-                for b in &items[i + 1..] {
-                    // Sorted by left edge: nothing further right can reach back to `a`.
-                    if b.min.x > a.max.x {
-                        break;
-                    }
-                    if a.overlaps_y(b) && a.wants(b) && self.band_of(a.min.y.max(b.min.y)) == band {
-                        pairs.push((a.index.min(b.index), a.index.max(b.index)));
-                    }
+            for (i, &a) in items.iter().enumerate() {
+                // Sorted by left edge: nothing right of the first box starting beyond
+                // `a`'s right edge can reach back to `a`.
+                let later = &items[i + 1..];
+                let reach = later.iter().take_while(|b| b.min_x <= a.max_x).count();
+                if pairs.len() < found + reach {
+                    pairs.resize((found + reach).max(2 * pairs.len()), (0, 0));
+                }
+                for b in &later[..reach] {
+                    let hit = (a.min_y <= b.max_y)
+                        & (b.min_y <= a.max_y)
+                        & ((a.flags | b.flags) & REPORTED == REPORTED);
+                    pairs[found] = (a.index.min(b.index), a.index.max(b.index));
+                    found += usize::from(hit);
                 }
             }
         }
+        pairs.truncate(found);
     }
 
-    /// The band holding height `y`.
+    /// The band holding height `y`. It never decreases as `y` grows (each step rounds
+    /// monotonically), which the sweep's [`STARTS_HERE`] test relies on.
     fn band_of(&self, y: f32) -> usize {
-        // `as usize` saturates: below the origin (never, as it is the lowest edge) gives 0.
-        let band = ((y - self.band_origin) * self.band_scale) as usize;
+        // `as u32` saturates: below the origin (never, as it is the lowest edge) gives 0. It
+        // is a shorter instruction sequence than `as usize`, and the bands fit in a u32.
+        let band = ((y - self.band_origin) * self.band_scale) as u32 as usize;
         if band < self.band_count { band } else { self.band_count - 1 }
     }
 
@@ -135,8 +188,11 @@ impl BroadPhase {
 
         self.band_start.clear();
         self.band_start.resize(self.band_count + 1, 0);
+        self.band_spans.clear();
         for p in &self.sorted {
-            for band in self.band_of(p.min.y)..=self.band_of(p.max.y) {
+            let (first, last) = (self.band_of(p.min.y), self.band_of(p.max.y));
+            self.band_spans.push((first as u32, last as u32));
+            for band in first..=last {
                 self.band_start[band + 1] += 1;
             }
         }
@@ -146,11 +202,21 @@ impl BroadPhase {
         self.band_cursor.clear();
         self.band_cursor.extend_from_slice(&self.band_start[..self.band_count]);
         self.band_items.clear();
-        self.band_items.resize(self.band_start[self.band_count], self.sorted[0]);
-        for p in &self.sorted {
-            for band in self.band_of(p.min.y)..=self.band_of(p.max.y) {
-                self.band_items[self.band_cursor[band]] = *p;
+        self.band_items.resize(self.band_start[self.band_count], BandEntry::default());
+        for (p, &(first, last)) in self.sorted.iter().zip(&self.band_spans) {
+            let awake = if p.state == ProxyState::Awake { AWAKE } else { 0 };
+            let mut entry = BandEntry {
+                min_x: p.min.x,
+                max_x: p.max.x,
+                min_y: p.min.y,
+                max_y: p.max.y,
+                index: p.index,
+                flags: awake | STARTS_HERE,
+            };
+            for band in first as usize..=last as usize {
+                self.band_items[self.band_cursor[band]] = entry;
                 self.band_cursor[band] += 1;
+                entry.flags = awake;
             }
         }
     }
@@ -207,6 +273,32 @@ fn insertion_sort(items: &mut [Proxy]) {
 
 fn less(a: &Proxy, b: &Proxy) -> bool {
     a.min.x < b.min.x || (a.min.x == b.min.x && a.index < b.index)
+}
+
+impl BroadPhase {
+    /// The readable form of the banded sweep over the bands of the last
+    /// [`find_pairs`](Self::find_pairs): one test per candidate, the reporting band computed
+    /// from the float heights. The fast sweep must give exactly these pairs in this order.
+    #[cfg(test)]
+    fn sweep_plainly(&self) -> Vec<(u32, u32)> {
+        let mut pairs = Vec::new();
+        for band in 0..self.band_count {
+            let items = &self.band_items[self.band_start[band]..self.band_start[band + 1]];
+            for (i, a) in items.iter().enumerate() {
+                for b in &items[i + 1..] {
+                    if b.min_x > a.max_x {
+                        break;
+                    }
+                    let overlap_y = a.min_y <= b.max_y && b.min_y <= a.max_y;
+                    let wanted = (a.flags | b.flags) & AWAKE != 0;
+                    if overlap_y && wanted && self.band_of(a.min_y.max(b.min_y)) == band {
+                        pairs.push((a.index.min(b.index), a.index.max(b.index)));
+                    }
+                }
+            }
+        }
+        pairs
+    }
 }
 
 /// The reference: every pair tested, O(n²). The sweep must find exactly these pairs.
@@ -271,6 +363,26 @@ mod tests {
                 assert_eq!(found, expected, "scene {scene}");
                 assert!(!expected.is_empty() || proxies.len() < 30);
             }
+        }
+    }
+
+    #[test]
+    fn fast_sweep_gives_the_plain_sweeps_pairs_in_its_order_r_col_2() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut broad = BroadPhase::default();
+        let mut pairs = Vec::new();
+        for scene in 0..30 {
+            // Boxes from 2 to 200 px tall: many span several bands, a few span many.
+            let mut proxies = random_proxies(&mut rng, 50 + scene * 20);
+            for p in proxies.iter_mut().step_by(7) {
+                p.max.y += rng.next() * 150.0;
+            }
+            for p in proxies.iter_mut().step_by(5) {
+                p.max.y = p.min.y + 2.0;
+            }
+            broad.find_pairs(&proxies, &mut pairs);
+            assert!(broad.band_count > 2, "scene {scene}: bands are exercised");
+            assert_eq!(pairs, broad.sweep_plainly(), "scene {scene}");
         }
     }
 
