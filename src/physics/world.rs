@@ -450,7 +450,7 @@ impl World {
             };
             // Friction mixes by geometric mean (a smooth partner makes the contact smooth),
             // restitution by maximum (a rubber ball bounces off a wooden block) (§7, §8).
-            let friction = (a.material.friction * b.material.friction).sqrt();
+            let friction = narrow_phase::mixed_friction(a.material.friction, b.material.friction);
             let restitution = a.material.restitution.max(b.material.restitution);
             // The rolling lever is the contact's radius of curvature 1/(1/r_A + 1/r_B):
             // r for a circle on a flat side, infinite (no rolling) for two flat sides (§9).
