@@ -55,7 +55,7 @@
 use glam::Vec2;
 
 use super::math::{cross, cross_scalar_vec, inverse_or_zero, tangent};
-use super::wide_solver::WideContacts;
+use super::wide_solver::{self, WideContacts};
 
 /// What the inner loop reads and writes of one body: 20 bytes, so a body's velocity and its
 /// inverse masses arrive in one cache line.
@@ -248,28 +248,43 @@ pub fn collision_impulse(normal_velocity: f32, restitution: f32, k: f32) -> f32 
 /// with the velocity after gravity, a ball would leave with `e·(v + g·dt)` instead of `e·v`,
 /// and an e = 1 ball would gain height on every bounce (R-RES-5). Below
 /// `restitution_threshold` nothing bounces (R-RES-4), and held bodies never bounce (R-RES-6).
+///
+/// The reference path: [`SolveOrder::solve_passes`] computes the same numbers (levers and
+/// bounce with [`set_levers_and_bounce`], the masses four contacts at a time) while it lays
+/// the contacts out for the wide passes.
 pub fn prepare(contacts: &mut [SolverContact], bodies: &SolverBodies, restitution_threshold: f32) {
     for c in contacts {
-        let (a, b) = (c.a as usize, c.b as usize);
-        let (body_a, body_b) = (&bodies.bodies[a], &bodies.bodies[b]);
+        let (body_a, body_b) = (&bodies.bodies[c.a as usize], &bodies.bodies[c.b as usize]);
         let im = (body_a.inverse_mass, body_b.inverse_mass);
         let ii = (body_a.inverse_inertia, body_b.inverse_inertia);
         let t = tangent(c.normal);
-        c.normal_levers = (cross(c.r_a, c.normal), cross(c.r_b, c.normal));
-        c.tangent_levers = (cross(c.r_a, t), cross(c.r_b, t));
         c.normal_mass = inverse_or_zero(effective_mass_denominator(im, ii, c.r_a, c.r_b, c.normal));
         c.tangent_mass = inverse_or_zero(effective_mass_denominator(im, ii, c.r_a, c.r_b, t));
         c.rolling_mass = inverse_or_zero(ii.0 + ii.1);
-
-        let (va, wa) = bodies.start_velocity[a];
-        let (vb, wb) = bodies.start_velocity[b];
-        let start_relative =
-            (vb + cross_scalar_vec(wb, c.r_b)) - (va + cross_scalar_vec(wa, c.r_a));
-        let impact = start_relative.dot(c.normal);
-        let held = bodies.held[a] || bodies.held[b];
-        c.bounce_velocity =
-            if impact < -restitution_threshold && !held { -c.restitution * impact } else { 0.0 };
+        set_levers_and_bounce(c, bodies, restitution_threshold);
     }
+}
+
+/// The part of [`prepare`] that needs no inverse masses: the levers `r × n`, `r × t` and the
+/// bounce target `−e·v_n` of the step start (0 below the threshold or when held).
+#[inline]
+pub(crate) fn set_levers_and_bounce(
+    c: &mut SolverContact,
+    bodies: &SolverBodies,
+    restitution_threshold: f32,
+) {
+    let (a, b) = (c.a as usize, c.b as usize);
+    let t = tangent(c.normal);
+    c.normal_levers = (cross(c.r_a, c.normal), cross(c.r_b, c.normal));
+    c.tangent_levers = (cross(c.r_a, t), cross(c.r_b, t));
+
+    let (va, wa) = bodies.start_velocity[a];
+    let (vb, wb) = bodies.start_velocity[b];
+    let start_relative = (vb + cross_scalar_vec(wb, c.r_b)) - (va + cross_scalar_vec(wa, c.r_a));
+    let impact = start_relative.dot(c.normal);
+    let held = bodies.held[a] || bodies.held[b];
+    c.bounce_velocity =
+        if impact < -restitution_threshold && !held { -c.restitution * impact } else { 0.0 };
 }
 
 /// Applies the accumulated impulses carried over from the last step (R-SI-2).
@@ -464,80 +479,85 @@ fn kinetic_energy(body: &SolverBody, (v, w): (Vec2, f32)) -> f32 {
 /// simulation stays deterministic. On the 820-box pyramid it halved the solve.
 #[derive(Clone, Debug, Default)]
 pub struct SolveOrder {
-    order: Vec<u32>,
     body_colours: Vec<u64>,
+    /// The colour of each contact, [`OVERFLOW_COLOUR`] for those that found none.
     contact_colours: Vec<u8>,
-    starts: Vec<u32>,
+    /// Per colour, how many of its contacts are linear and how many rolling (see
+    /// [`wide_solver`](super::wide_solver)): the wide load sizes the groups from these.
+    counts: Vec<[u32; 2]>,
     wide: WideContacts,
 }
 
 /// The colour of contacts that found no free colour among the 64.
-const OVERFLOW_COLOUR: usize = 64;
+pub(crate) const OVERFLOW_COLOUR: usize = 64;
 
 impl SolveOrder {
-    /// Colours `contacts` and lays out the order.
+    /// Colours `contacts` and counts each colour's linear and rolling contacts.
     pub fn build(&mut self, contacts: &[SolverContact], bodies: &[SolverBody]) {
         self.body_colours.clear();
         self.body_colours.resize(bodies.len(), 0);
         self.contact_colours.clear();
-        self.starts.clear();
-        self.starts.resize(OVERFLOW_COLOUR + 2, 0);
+        self.counts.clear();
+        self.counts.resize(OVERFLOW_COLOUR + 1, [0; 2]);
         for c in contacts {
             let (a, b) = (c.a as usize, c.b as usize);
-            let movable = |i: usize| bodies[i].inverse_mass > 0.0;
-            let used = if movable(a) { self.body_colours[a] } else { 0 }
-                | if movable(b) { self.body_colours[b] } else { 0 };
+            let (body_a, body_b) = (&bodies[a], &bodies[b]);
+            let (movable_a, movable_b) = (body_a.inverse_mass > 0.0, body_b.inverse_mass > 0.0);
+            let used = if movable_a { self.body_colours[a] } else { 0 }
+                | if movable_b { self.body_colours[b] } else { 0 };
             let colour = (!used).trailing_zeros() as usize; // 64 when all are taken
             if colour < OVERFLOW_COLOUR {
-                for i in [a, b] {
-                    if movable(i) {
-                        self.body_colours[i] |= 1 << colour;
-                    }
+                if movable_a {
+                    self.body_colours[a] |= 1 << colour;
+                }
+                if movable_b {
+                    self.body_colours[b] |= 1 << colour;
                 }
             }
             self.contact_colours.push(colour as u8);
-            self.starts[colour + 1] += 1;
-        }
-        for colour in 0..=OVERFLOW_COLOUR {
-            self.starts[colour + 1] += self.starts[colour];
-        }
-        self.order.clear();
-        self.order.resize(contacts.len(), 0);
-        for (index, &colour) in self.contact_colours.iter().enumerate() {
-            let slot = &mut self.starts[colour as usize];
-            self.order[*slot as usize] = index as u32;
-            *slot += 1;
+            self.counts[colour][usize::from(wide_solver::is_rolling(body_a, body_b))] += 1;
         }
     }
 
-    /// Contact indices, colour by colour.
-    pub fn order(&self) -> &[u32] {
-        &self.order
+    /// Contact indices, colour by colour, each colour in list order, the overflow colour
+    /// last: the order of the passes, for the reference path [`solve_in_order`].
+    pub fn order(&self) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..self.contact_colours.len() as u32).collect();
+        order.sort_by_key(|&i| self.contact_colours[i as usize]); // stable
+        order
     }
 
-    /// Where each colour ends in [`order`](Self::order), the overflow colour last (after
-    /// [`build`](Self::build) has laid out the order, `starts[k]` has moved to the end of
-    /// colour k).
-    pub fn colour_ends(&self) -> &[u32] {
-        self.starts.get(..=OVERFLOW_COLOUR).unwrap_or(&[])
+    /// The colour of each contact, 0 to 63, or 64 for those solved one by one after all
+    /// colours.
+    pub fn colours(&self) -> &[u8] {
+        &self.contact_colours
     }
 
-    /// `iterations` Gauss-Seidel passes over `contacts` in this order, four contacts of a
-    /// colour at a time ([`wide_solver`](super::wide_solver)); the velocities and impulses
-    /// equal those of `iterations` calls of [`solve_in_order`] with [`order`](Self::order),
-    /// the reference path. Needs [`build`](Self::build), [`prepare`] and the warm start.
+    /// [`prepare`], then `iterations` Gauss-Seidel passes over `contacts` in this order, four
+    /// contacts of a colour at a time ([`wide_solver`](super::wide_solver)). The contacts
+    /// (effective masses, levers, bounce targets, impulses) and the velocities equal those of
+    /// [`prepare`] and `iterations` calls of [`solve_in_order`] with
+    /// [`order`](Self::order), the reference path. Needs [`build`](Self::build) and the warm
+    /// start. Returns whether a contact has a bounce target (for [`restitute`]).
     pub fn solve_passes(
         &mut self,
         contacts: &mut [SolverContact],
-        bodies: &mut [SolverBody],
+        bodies: &mut SolverBodies,
+        restitution_threshold: f32,
         iterations: u32,
-    ) {
-        let colour_ends = self.starts.get(..=OVERFLOW_COLOUR).unwrap_or(&[]);
-        self.wide.load(contacts, bodies, &self.order, colour_ends);
+    ) -> bool {
+        let bounces = self.wide.load(
+            contacts,
+            bodies,
+            restitution_threshold,
+            &self.contact_colours,
+            &self.counts,
+        );
         for _ in 0..iterations {
             self.wide.solve();
         }
-        self.wide.store(contacts, bodies);
+        self.wide.store(contacts, &mut bodies.bodies);
+        bounces
     }
 }
 
@@ -763,7 +783,7 @@ mod tests {
             .collect();
         let mut order = SolveOrder::default();
         order.build(&contacts, &bodies.bodies);
-        let mut seen = order.order().to_vec();
+        let mut seen = order.order();
         seen.sort_unstable();
         assert_eq!(seen, (0..pairs.len() as u32).collect::<Vec<_>>(), "each contact once");
         // Walk the colours: within one, no movable body twice.

@@ -15,7 +15,9 @@
 //! random contact sets.
 //!
 //! # Layout
-//! Per step, [`WideContacts::load`] copies
+//! Per step, [`WideContacts::load`] does the work of the scalar `prepare` (levers, bounce
+//! targets, and the effective masses four contacts at a time, bit-equal to `prepare`'s) and
+//! copies
 //! * the bodies' velocities into an array of `(v.x, v.y, ω, 0)`, one 16-byte register per
 //!   body, plus one *sink* entry at the end. A group loads its four bodies of a side with
 //!   four aligned loads and transposes them into `v.x`, `v.y` and `ω` lanes (glam's
@@ -38,10 +40,10 @@
 //! solved one after the other in list order, after the wide colours, as in
 //! [`SolveOrder::order`]: each gets a batch of its own, one group with three dummy lanes.
 //!
-//! [`WideContacts::store`] copies the accumulated impulses back into the [`SolverContact`]s,
-//! where warm starting, the bounce pass and the contact reports read them, and the
-//! velocities of the movable bodies back into the [`SolverBody`]s. All buffers live in
-//! [`WideContacts`] and keep their memory across steps.
+//! [`WideContacts::store`] copies the effective masses and the accumulated impulses back into
+//! the [`SolverContact`]s, where warm starting, the bounce pass and the contact reports read
+//! them, and the velocities of the movable bodies back into the [`SolverBody`]s. All buffers
+//! live in [`WideContacts`] and keep their memory across steps.
 
 use std::ops::{Add, Mul, Neg, Sub};
 
@@ -49,7 +51,7 @@ use glam::{Mat4, Vec2, Vec4};
 
 #[cfg(doc)]
 use super::contact_solver::{SolveOrder, solve_in_order};
-use super::contact_solver::{SolverBody, SolverContact};
+use super::contact_solver::{SolverBodies, SolverBody, SolverContact, set_levers_and_bounce};
 
 /// Contacts solved side by side: 4 `f32` fill one SSE2 register.
 pub const LANES: usize = 4;
@@ -95,6 +97,13 @@ impl F4 {
     #[inline(always)]
     fn at_least(self, low: F4) -> F4 {
         F4(self.0.max(low.0))
+    }
+
+    /// `1/k` per lane, or 0 where `k ≤ 0`, as the scalar `inverse_or_zero`: `divps` rounds
+    /// each lane as `divss` does.
+    #[inline(always)]
+    fn inverse_or_zero(self) -> F4 {
+        F4(Vec4::select(self.0.cmpgt(Vec4::ZERO), Vec4::ONE / self.0, Vec4::ZERO))
     }
 
     /// `x` clamped to `[−limit, limit]` per lane, as the scalar `within`: the upper bound
@@ -185,9 +194,9 @@ struct LinearGroup {
     /// 1/m of A and B; 0 for immovable bodies and dummy lanes.
     inverse_mass_a: Lanes,
     inverse_mass_b: Lanes,
-    /// Effective masses 1/K_n and 1/K_t.
+    /// Effective mass 1/K_n, which is also 1/K_t: with 1/I = 0 for both bodies, the lever
+    /// terms of `K` are `(r × d)²·0 = +0` along any d, and `K = 1/m_A + 1/m_B` (§6, §8).
     normal_mass: Lanes,
-    tangent_mass: Lanes,
     /// μ (§8).
     friction: Lanes,
     /// Accumulated P_n and P_t.
@@ -196,6 +205,26 @@ struct LinearGroup {
 }
 
 impl LinearGroup {
+    /// Four dummy lanes: bodies at the sink, all masses 0, so each computes a zero impulse.
+    fn dummy(sink: u32) -> LinearGroup {
+        LinearGroup {
+            a: [sink; LANES],
+            b: [sink; LANES],
+            store_a: [sink; LANES],
+            store_b: [sink; LANES],
+            ..LinearGroup::default()
+        }
+    }
+
+    /// The effective masses of the four contacts from their inverse masses, as the scalar
+    /// `prepare`: `1/K` with `K = 1/m_A + 1/m_B` (see [`normal_mass`](Self::normal_mass)),
+    /// 0 where `K = 0` (two immovable bodies, dummy lanes).
+    #[inline(always)]
+    fn set_masses(&mut self) {
+        let k = F4::new(self.inverse_mass_a) + F4::new(self.inverse_mass_b);
+        self.normal_mass = k.inverse_or_zero().to_array();
+    }
+
     /// One solve of the four contacts: normal, then friction, each in the scalar order of
     /// operations of `solve_linear` (ω is carried through unchanged):
     /// ```text
@@ -225,7 +254,7 @@ impl LinearGroup {
         let (tx, ty) = (-ny, nx);
         let v_t = (b.vx - a.vx) * tx + (b.vy - a.vy) * ty;
         let limit = F4::new(self.friction) * normal_impulse;
-        let accumulated = (tangent_impulse - F4::new(self.tangent_mass) * v_t).within(limit);
+        let accumulated = (tangent_impulse - F4::new(self.normal_mass) * v_t).within(limit);
         let lambda = accumulated - tangent_impulse;
         let (px, py) = (tx * lambda, ty * lambda);
         (a.vx, a.vy) = (a.vx - px * ima, a.vy - py * ima);
@@ -284,6 +313,17 @@ struct InverseMasses {
 }
 
 impl RollingGroup {
+    /// Four dummy lanes: bodies at the sink, all masses 0, so each computes a zero impulse.
+    fn dummy(sink: u32) -> RollingGroup {
+        RollingGroup {
+            a: [sink; LANES],
+            b: [sink; LANES],
+            store_a: [sink; LANES],
+            store_b: [sink; LANES],
+            ..RollingGroup::default()
+        }
+    }
+
     /// `v_rel·d = (v_B − v_A)·d + ω_B (r_B × d) − ω_A (r_A × d)`, as the scalar
     /// `relative_speed`.
     #[inline(always)]
@@ -311,6 +351,37 @@ impl RollingGroup {
         b.w = b.w + lambda * m.inertia_b * levers.1;
     }
 
+    /// The effective masses of the four contacts from their levers and inverse masses, in
+    /// the order of operations of the scalar `prepare` (§6, §8, §9):
+    /// ```text
+    /// K_d = 1/m_A + 1/m_B + (r_A × d)²/I_A + (r_B × d)²/I_B   for d = n and d = t
+    /// 1/K_n,   1/K_t,   1/(1/I_A + 1/I_B),   each 0 where its K is 0
+    /// ```
+    #[inline(always)]
+    fn set_masses(&mut self) {
+        let m = self.inverse_masses();
+        let k = |(lever_a, lever_b): (Lanes, Lanes)| {
+            let (la, lb) = (F4::new(lever_a), F4::new(lever_b));
+            m.mass_a + m.mass_b + la * la * m.inertia_a + lb * lb * m.inertia_b
+        };
+        let normal = k((self.normal_lever_a, self.normal_lever_b));
+        let tangent = k((self.tangent_lever_a, self.tangent_lever_b));
+        self.normal_mass = normal.inverse_or_zero().to_array();
+        self.tangent_mass = tangent.inverse_or_zero().to_array();
+        self.rolling_mass = (m.inertia_a + m.inertia_b).inverse_or_zero().to_array();
+    }
+
+    /// The inverse masses and inertias of both sides, in lanes.
+    #[inline(always)]
+    fn inverse_masses(&self) -> InverseMasses {
+        InverseMasses {
+            mass_a: F4::new(self.inverse_mass_a),
+            mass_b: F4::new(self.inverse_mass_b),
+            inertia_a: F4::new(self.inverse_inertia_a),
+            inertia_b: F4::new(self.inverse_inertia_b),
+        }
+    }
+
     /// One solve of the four contacts: normal, friction, rolling resistance (R-SI-3), each
     /// in the scalar order of operations (see `solve_contact` for the physics):
     /// ```text
@@ -322,12 +393,7 @@ impl RollingGroup {
     fn solve(&mut self, velocities: &mut [Vec4]) {
         let mut a = Side::gather(velocities, &self.a);
         let mut b = Side::gather(velocities, &self.b);
-        let m = InverseMasses {
-            mass_a: F4::new(self.inverse_mass_a),
-            mass_b: F4::new(self.inverse_mass_b),
-            inertia_a: F4::new(self.inverse_inertia_a),
-            inertia_b: F4::new(self.inverse_inertia_b),
-        };
+        let m = self.inverse_masses();
 
         // Normal: stop the approach, accumulated P_n ≥ 0.
         let normal_impulse = F4::new(self.normal_impulse);
@@ -385,135 +451,143 @@ pub struct WideContacts {
     linear_contacts: Vec<[u32; LANES]>,
     rolling_contacts: Vec<[u32; LANES]>,
     batches: Vec<Batch>,
+    /// Per colour, the next free lane (group · [`LANES`] + lane) of its linear and of its
+    /// rolling groups, while loading.
+    next_lane: Vec<[u32; 2]>,
+}
+
+/// Whether a contact between `a` and `b` goes to a rolling group: a body can turn,
+/// `1/I_A + 1/I_B > 0`, which is the scalar path's `rolling_mass ≠ 0` for finite inverse
+/// inertias (every body's).
+#[inline]
+pub(crate) fn is_rolling(a: &SolverBody, b: &SolverBody) -> bool {
+    a.inverse_inertia + b.inverse_inertia > 0.0
 }
 
 impl WideContacts {
-    /// Copies the velocities and the contacts of `order` into groups: `colour_ends[k]` is
-    /// where colour k ends in `order`, the overflow colour last. Needs the effective masses
-    /// of `prepare` and the warm-start impulses.
+    /// Copies the velocities and lays out the contacts in groups, colour by colour:
+    /// `colours[i]` is contact i's colour (64 for the overflow), `counts[k]` how many
+    /// linear and rolling contacts colour k has. On the way it does the work of the scalar
+    /// `prepare`: each contact gets its levers and bounce target (`set_levers_and_bounce`,
+    /// shared with `prepare`), and the groups their effective masses four at a time
+    /// (`set_masses`). Needs the warm-start impulses. Returns whether a contact has a bounce
+    /// target.
+    ///
+    /// The groups are sized from the counts first, so that one pass over the contacts in
+    /// list order can put each into its place: colour k's linear contacts fill its linear
+    /// groups in list order, lane after lane, as they come in [`SolveOrder::order`]; each
+    /// overflow contact gets the next overflow group and a batch of its own.
     pub fn load(
         &mut self,
-        contacts: &[SolverContact],
-        bodies: &[SolverBody],
-        order: &[u32],
-        colour_ends: &[u32],
-    ) {
+        contacts: &mut [SolverContact],
+        bodies: &SolverBodies,
+        restitution_threshold: f32,
+        colours: &[u8],
+        counts: &[[u32; 2]],
+    ) -> bool {
         self.velocities.clear();
         self.velocities.extend(
-            bodies.iter().map(|b| Vec4::new(b.velocity.x, b.velocity.y, b.angular_velocity, 0.0)),
+            bodies
+                .bodies
+                .iter()
+                .map(|b| Vec4::new(b.velocity.x, b.velocity.y, b.angular_velocity, 0.0)),
         );
         self.velocities.push(Vec4::ZERO);
-        self.linear.clear();
-        self.rolling.clear();
-        self.linear_contacts.clear();
-        self.rolling_contacts.clear();
-        self.batches.clear();
-        let sink = bodies.len() as u32;
-        let mut start = 0;
-        for (colour, &end) in colour_ends.iter().enumerate() {
-            let indices = &order[start as usize..end as usize];
-            start = end;
-            if colour + 1 < colour_ends.len() {
-                self.push_batch(contacts, bodies, indices, sink);
-            } else {
-                for index in indices.chunks(1) {
-                    self.push_batch(contacts, bodies, index, sink);
-                }
-            }
-        }
-    }
+        let sink = bodies.bodies.len() as u32;
 
-    /// Appends the contacts `indices`, which share no movable body, as one batch.
-    fn push_batch(
-        &mut self,
-        contacts: &[SolverContact],
-        bodies: &[SolverBody],
-        indices: &[u32],
-        sink: u32,
-    ) {
-        if indices.is_empty() {
-            return;
+        // The first lane of each colour's groups, and one batch per colour in use.
+        self.batches.clear();
+        self.next_lane.clear();
+        let (mut linear_groups, mut rolling_groups) = (0, 0);
+        let (wide_colours, overflow) = counts.split_at(counts.len().saturating_sub(1));
+        for &[linear, rolling] in wide_colours {
+            self.next_lane.push([linear_groups * LANES as u32, rolling_groups * LANES as u32]);
+            linear_groups += linear.div_ceil(LANES as u32);
+            rolling_groups += rolling.div_ceil(LANES as u32);
+            if linear + rolling > 0 {
+                self.batches.push(Batch { linear_end: linear_groups, rolling_end: rolling_groups });
+            }
         }
+        // Overflow contacts: one group each, after the colours' groups.
+        let mut overflow_next = [linear_groups, rolling_groups];
+        let [overflow_linear, overflow_rolling] = overflow.first().copied().unwrap_or([0; 2]);
+        let (linear_total, rolling_total) = (
+            (linear_groups + overflow_linear) as usize,
+            (rolling_groups + overflow_rolling) as usize,
+        );
+        self.linear.clear();
+        self.linear.resize(linear_total, LinearGroup::dummy(sink));
+        self.linear_contacts.clear();
+        self.linear_contacts.resize(linear_total, [NO_CONTACT; LANES]);
+        self.rolling.clear();
+        self.rolling.resize(rolling_total, RollingGroup::dummy(sink));
+        self.rolling_contacts.clear();
+        self.rolling_contacts.resize(rolling_total, [NO_CONTACT; LANES]);
+
         // The gather index and the store index of a body.
-        let targets = |i: u32| (i, if bodies[i as usize].inverse_mass > 0.0 { i } else { sink });
-        let dummy = || LinearGroup {
-            a: [sink; LANES],
-            b: [sink; LANES],
-            store_a: [sink; LANES],
-            store_b: [sink; LANES],
-            ..LinearGroup::default()
-        };
-        let mut lane = LANES;
-        for &index in indices.iter().filter(|&&i| contacts[i as usize].rolling_mass == 0.0) {
-            if lane == LANES {
-                self.linear.push(dummy());
-                self.linear_contacts.push([NO_CONTACT; LANES]);
-                lane = 0;
+        let targets =
+            |i: u32, body: &SolverBody| (i, if body.inverse_mass > 0.0 { i } else { sink });
+        let mut bounces = false;
+        for (index, (c, &colour)) in contacts.iter_mut().zip(colours).enumerate() {
+            set_levers_and_bounce(c, bodies, restitution_threshold);
+            bounces |= c.bounce_velocity != 0.0;
+            let (body_a, body_b) = (&bodies.bodies[c.a as usize], &bodies.bodies[c.b as usize]);
+            let (a, store_a) = targets(c.a, body_a);
+            let (b, store_b) = targets(c.b, body_b);
+            let kind = usize::from(is_rolling(body_a, body_b));
+            let slot = match self.next_lane.get_mut(colour as usize) {
+                Some(next) => {
+                    next[kind] += 1;
+                    (next[kind] - 1) as usize
+                }
+                None => {
+                    overflow_next[kind] += 1;
+                    let [linear_end, rolling_end] = overflow_next;
+                    self.batches.push(Batch { linear_end, rolling_end });
+                    (overflow_next[kind] - 1) as usize * LANES
+                }
+            };
+            let (group, lane) = (slot / LANES, slot % LANES);
+            let index = index as u32;
+            if kind == 1 {
+                let g = &mut self.rolling[group];
+                (g.a[lane], g.store_a[lane], g.b[lane], g.store_b[lane]) = (a, store_a, b, store_b);
+                g.normal_x[lane] = c.normal.x;
+                g.normal_y[lane] = c.normal.y;
+                g.normal_lever_a[lane] = c.normal_levers.0;
+                g.normal_lever_b[lane] = c.normal_levers.1;
+                g.tangent_lever_a[lane] = c.tangent_levers.0;
+                g.tangent_lever_b[lane] = c.tangent_levers.1;
+                g.inverse_mass_a[lane] = body_a.inverse_mass;
+                g.inverse_mass_b[lane] = body_b.inverse_mass;
+                g.inverse_inertia_a[lane] = body_a.inverse_inertia;
+                g.inverse_inertia_b[lane] = body_b.inverse_inertia;
+                g.friction[lane] = c.friction;
+                g.rolling_limit[lane] = c.rolling_limit;
+                g.normal_impulse[lane] = c.normal_impulse;
+                g.tangent_impulse[lane] = c.tangent_impulse;
+                g.rolling_impulse[lane] = c.rolling_impulse;
+                self.rolling_contacts[group][lane] = index;
+            } else {
+                let g = &mut self.linear[group];
+                (g.a[lane], g.store_a[lane], g.b[lane], g.store_b[lane]) = (a, store_a, b, store_b);
+                g.normal_x[lane] = c.normal.x;
+                g.normal_y[lane] = c.normal.y;
+                g.inverse_mass_a[lane] = body_a.inverse_mass;
+                g.inverse_mass_b[lane] = body_b.inverse_mass;
+                g.friction[lane] = c.friction;
+                g.normal_impulse[lane] = c.normal_impulse;
+                g.tangent_impulse[lane] = c.tangent_impulse;
+                self.linear_contacts[group][lane] = index;
             }
-            let c = &contacts[index as usize];
-            let g = self.linear.last_mut().expect("pushed above");
-            (g.a[lane], g.store_a[lane]) = targets(c.a);
-            (g.b[lane], g.store_b[lane]) = targets(c.b);
-            g.normal_x[lane] = c.normal.x;
-            g.normal_y[lane] = c.normal.y;
-            g.inverse_mass_a[lane] = bodies[c.a as usize].inverse_mass;
-            g.inverse_mass_b[lane] = bodies[c.b as usize].inverse_mass;
-            g.normal_mass[lane] = c.normal_mass;
-            g.tangent_mass[lane] = c.tangent_mass;
-            g.friction[lane] = c.friction;
-            g.normal_impulse[lane] = c.normal_impulse;
-            g.tangent_impulse[lane] = c.tangent_impulse;
-            if let Some(lanes) = self.linear_contacts.last_mut() {
-                lanes[lane] = index;
-            }
-            lane += 1;
         }
-        let dummy = || RollingGroup {
-            a: [sink; LANES],
-            b: [sink; LANES],
-            store_a: [sink; LANES],
-            store_b: [sink; LANES],
-            ..RollingGroup::default()
-        };
-        let mut lane = LANES;
-        for &index in indices.iter().filter(|&&i| contacts[i as usize].rolling_mass != 0.0) {
-            if lane == LANES {
-                self.rolling.push(dummy());
-                self.rolling_contacts.push([NO_CONTACT; LANES]);
-                lane = 0;
-            }
-            let c = &contacts[index as usize];
-            let (body_a, body_b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
-            let g = self.rolling.last_mut().expect("pushed above");
-            (g.a[lane], g.store_a[lane]) = targets(c.a);
-            (g.b[lane], g.store_b[lane]) = targets(c.b);
-            g.normal_x[lane] = c.normal.x;
-            g.normal_y[lane] = c.normal.y;
-            g.normal_lever_a[lane] = c.normal_levers.0;
-            g.normal_lever_b[lane] = c.normal_levers.1;
-            g.tangent_lever_a[lane] = c.tangent_levers.0;
-            g.tangent_lever_b[lane] = c.tangent_levers.1;
-            g.inverse_mass_a[lane] = body_a.inverse_mass;
-            g.inverse_mass_b[lane] = body_b.inverse_mass;
-            g.inverse_inertia_a[lane] = body_a.inverse_inertia;
-            g.inverse_inertia_b[lane] = body_b.inverse_inertia;
-            g.normal_mass[lane] = c.normal_mass;
-            g.tangent_mass[lane] = c.tangent_mass;
-            g.rolling_mass[lane] = c.rolling_mass;
-            g.friction[lane] = c.friction;
-            g.rolling_limit[lane] = c.rolling_limit;
-            g.normal_impulse[lane] = c.normal_impulse;
-            g.tangent_impulse[lane] = c.tangent_impulse;
-            g.rolling_impulse[lane] = c.rolling_impulse;
-            if let Some(lanes) = self.rolling_contacts.last_mut() {
-                lanes[lane] = index;
-            }
-            lane += 1;
+        for group in &mut self.linear {
+            group.set_masses();
         }
-        self.batches.push(Batch {
-            linear_end: self.linear.len() as u32,
-            rolling_end: self.rolling.len() as u32,
-        });
+        for group in &mut self.rolling {
+            group.set_masses();
+        }
+        bounces
     }
 
     /// One Gauss-Seidel pass: the batches in order (the wide colours, then the overflow
@@ -534,12 +608,15 @@ impl WideContacts {
         }
     }
 
-    /// Copies the accumulated impulses back into `contacts` and the velocities of the
-    /// movable bodies back into `bodies`.
+    /// Copies the effective masses and the accumulated impulses back into `contacts` and the
+    /// velocities of the movable bodies back into `bodies`.
     pub fn store(&self, contacts: &mut [SolverContact], bodies: &mut [SolverBody]) {
         for (group, indices) in self.linear.iter().zip(&self.linear_contacts) {
             for (lane, &index) in indices.iter().enumerate() {
                 if let Some(c) = contacts.get_mut(index as usize) {
+                    c.normal_mass = group.normal_mass[lane];
+                    c.tangent_mass = group.normal_mass[lane];
+                    c.rolling_mass = 0.0;
                     c.normal_impulse = group.normal_impulse[lane];
                     c.tangent_impulse = group.tangent_impulse[lane];
                 }
@@ -548,6 +625,9 @@ impl WideContacts {
         for (group, indices) in self.rolling.iter().zip(&self.rolling_contacts) {
             for (lane, &index) in indices.iter().enumerate() {
                 if let Some(c) = contacts.get_mut(index as usize) {
+                    c.normal_mass = group.normal_mass[lane];
+                    c.tangent_mass = group.tangent_mass[lane];
+                    c.rolling_mass = group.rolling_mass[lane];
                     c.normal_impulse = group.normal_impulse[lane];
                     c.tangent_impulse = group.tangent_impulse[lane];
                     c.rolling_impulse = group.rolling_impulse[lane];
@@ -657,12 +737,33 @@ mod tests {
             .collect()
     }
 
-    /// The wide passes against the reference: the same random contact sets, prepared and
-    /// warm started once, then 8 passes of [`solve_in_order`] over the colour order on one
-    /// copy and [`SolveOrder::solve_passes`] on the other. Each lane performs the scalar
-    /// operations in the scalar order, so velocities and impulses must be bit-equal (not
-    /// merely close); the sets cover both group kinds, partly filled groups, immovable bodies
-    /// shared between lanes, and the overflow colour.
+    /// All bits of a contact's prepared state and impulses.
+    fn contact_bits(c: &SolverContact) -> [u32; 13] {
+        [
+            c.normal_levers.0,
+            c.normal_levers.1,
+            c.tangent_levers.0,
+            c.tangent_levers.1,
+            c.normal_mass,
+            c.tangent_mass,
+            c.rolling_mass,
+            c.bounce_velocity,
+            c.normal_impulse,
+            c.restitution_impulse,
+            c.tangent_impulse,
+            c.rolling_impulse,
+            c.friction,
+        ]
+        .map(f32::to_bits)
+    }
+
+    /// The wide path against the reference: the same random contact sets, warm started, then
+    /// [`prepare`] and 8 passes of [`solve_in_order`] over the colour order on one copy, and
+    /// [`SolveOrder::solve_passes`] (which prepares while it loads the groups) on the other.
+    /// Each lane performs the scalar operations in the scalar order, so the prepared values,
+    /// velocities and impulses must be bit-equal (not merely close); the sets cover both
+    /// group kinds, partly filled groups, immovable bodies shared between lanes, held bodies,
+    /// bounce targets, and the overflow colour.
     #[test]
     fn wide_passes_equal_the_reference_bit_for_bit() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -680,31 +781,42 @@ mod tests {
             let (body_count, contact_count, hub) = shapes[round % shapes.len()];
             let mut bodies = random_bodies(&mut rng, body_count);
             let mut contacts = random_contacts(&mut rng, body_count, contact_count, hub);
-            prepare(&mut contacts, &bodies, 50.0);
             warm_start(&contacts, &mut bodies.bodies);
             order.build(&contacts, &bodies.bodies);
 
-            let (mut reference_contacts, mut reference_bodies) =
-                (contacts.clone(), bodies.bodies.clone());
+            let (mut reference_contacts, mut reference_bodies) = (contacts.clone(), bodies.clone());
+            prepare(&mut reference_contacts, &reference_bodies, 50.0);
+            let reference_order = order.order();
             for _ in 0..8 {
-                solve_in_order(&mut reference_contacts, &mut reference_bodies, order.order());
+                solve_in_order(
+                    &mut reference_contacts,
+                    &mut reference_bodies.bodies,
+                    &reference_order,
+                );
             }
-            order.solve_passes(&mut contacts, &mut bodies.bodies, 8);
+            let bounces = order.solve_passes(&mut contacts, &mut bodies, 50.0, 8);
 
             let bits =
                 |b: &SolverBody| [b.velocity.x, b.velocity.y, b.angular_velocity].map(f32::to_bits);
-            for (i, (wide, reference)) in bodies.bodies.iter().zip(&reference_bodies).enumerate() {
+            for (i, (wide, reference)) in
+                bodies.bodies.iter().zip(&reference_bodies.bodies).enumerate()
+            {
                 assert_eq!(bits(wide), bits(reference), "round {round}, body {i}");
             }
-            let impulses = |c: &SolverContact| {
-                [c.normal_impulse, c.tangent_impulse, c.rolling_impulse].map(f32::to_bits)
-            };
             for (i, (wide, reference)) in contacts.iter().zip(&reference_contacts).enumerate() {
-                assert_eq!(impulses(wide), impulses(reference), "round {round}, contact {i}");
+                assert_eq!(
+                    contact_bits(wide),
+                    contact_bits(reference),
+                    "round {round}, contact {i}"
+                );
             }
+            assert_eq!(
+                bounces,
+                reference_contacts.iter().any(|c| c.bounce_velocity != 0.0),
+                "round {round}"
+            );
             if hub > 0 {
-                let ends = order.colour_ends();
-                let overflow = ends[ends.len() - 1] - ends[ends.len() - 2];
+                let overflow = order.colours().iter().filter(|&&c| c == 64).count();
                 assert!(overflow > 0, "round {round}: the hub should overflow 64 colours");
             }
         }

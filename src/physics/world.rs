@@ -555,24 +555,21 @@ impl World {
             }
         }
         self.stats.warm_started = warm_started;
-        contact_solver::prepare(
-            &mut self.contacts,
-            &self.solver,
-            self.config.restitution_threshold,
-        );
         self.before_warm_start.clear();
         self.before_warm_start
             .extend(self.solver.bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
         contact_solver::warm_start(&self.contacts, &mut self.solver.bodies);
         self.solve_order.build(&self.contacts, &self.solver.bodies);
-        // Four contacts of a colour at a time; equal to `velocity_iterations` passes of the
-        // reference `contact_solver::solve_in_order` over `solve_order.order()`.
-        self.solve_order.solve_passes(
+        // Prepares, then solves four contacts of a colour at a time; equal to the reference
+        // `contact_solver::prepare` and `velocity_iterations` passes of
+        // `contact_solver::solve_in_order` over `solve_order.order()`.
+        let bounces = self.solve_order.solve_passes(
             &mut self.contacts,
-            &mut self.solver.bodies,
+            &mut self.solver,
+            self.config.restitution_threshold,
             self.config.velocity_iterations,
         );
-        if self.contacts.iter().any(|c| c.bounce_velocity != 0.0) {
+        if bounces {
             self.before_bounce.clear();
             self.before_bounce
                 .extend(self.solver.bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
