@@ -479,6 +479,10 @@ impl World {
     /// Wakes every sleeping island touched by an awake dynamic body (§11, R-SLP-4).
     /// Returns whether any island woke.
     fn wake_touched_sleepers(&mut self) -> bool {
+        // Bodies only fall asleep as part of a registered island (`update_sleep`).
+        if self.sleeping_islands.is_empty() {
+            return false;
+        }
         let mut woke = false;
         for i in 0..self.body_contact_count {
             let (a, b) = (self.contacts[i].a as usize, self.contacts[i].b as usize);
