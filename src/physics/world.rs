@@ -547,8 +547,10 @@ impl World {
         self.load_solver_bodies();
         let threshold = self.config.warm_start_normal_threshold;
         let mut warm_started = 0;
+        // Taken out of the cache: `store_impulses` puts every contact back, so only the
+        // entries of pairs not in contact this step are left for its sweep.
         for (contact, key) in self.contacts.iter_mut().zip(&self.contact_keys) {
-            if let Some(cached) = self.warm_start_cache.get(key) {
+            if let Some(cached) = self.warm_start_cache.remove(key) {
                 // A normal that turned too far makes the old impulse meaningless (R-SI-2).
                 if cached.normal.dot(contact.normal) >= threshold {
                     contact.normal_impulse = cached.normal_impulse;
@@ -621,7 +623,9 @@ impl World {
     }
 
     /// Keeps this step's impulses for warm starting, and those of sleeping contacts, which
-    /// were not solved but will be needed when their island wakes.
+    /// were not solved but will be needed when their island wakes. `solve_velocities` took
+    /// this step's contacts out of the cache, so the sweep only sees the others: without
+    /// sleeping bodies, just the pairs that separated.
     fn store_impulses(&mut self) {
         let slots = &self.slots;
         let passive = |bits: u64| {
