@@ -33,16 +33,20 @@
 //! # Energy
 //! With the bodies' velocities `v = v₀ + M⁻¹Jᵀλ` for contact impulses λ, the kinetic energy is
 //! a quadratic in λ: `E(λ) = E₀ + λ·Jv₀ + ½ λ·(JM⁻¹Jᵀ)λ`. One normal solve with target 0 sets
-//! its λ to the minimum of E along that coordinate within `P_n ≥ 0`, so the normal solves are
-//! coordinate descent on E (friction and rolling are too, except when a later pass lowers
-//! `P_n` and their bound shrinks). Kept out of the passes for that reason:
-//! * **Restitution.** A bounce target `v_n' = −e·v_n` per contact, iterated with the rest,
-//!   lets a bouncing body push a neighbour that was only following it up to its own rebound
-//!   speed (+20 % energy in the regression test). The passes solve every contact
-//!   inelastically; one pass afterwards adds each bounce to its own contact ([`restitute`],
-//!   the order Box2D v3 uses). Enforced one contact after the other, the bounces of a
-//!   simultaneous impact of three bodies can still return more than the bodies brought in;
-//!   [`EnergyGuard`] scales an island's bounces down to its energy at the step start.
+//! its λ to the minimum of E along that coordinate within `P_n ≥ 0`, so inelastic normal
+//! solves are coordinate descent on E (friction and rolling are too, except when a later
+//! pass lowers `P_n` and their bound shrinks).
+//!
+//! **Restitution.** The passes drive a bouncing contact to its target `v_n' = −e·v_n` while
+//! every other contact keeps `v_n ≥ 0`: a pile that something bounced on is held up by the
+//! same passes, which keeps overlaps small (without targets in the passes, the rain scene
+//! ended with 1,500 pairs overlapping by more than 1 px instead of none). But when a
+//! bouncing body pushes a follower, the targets drive the follower to the leader's rebound
+//! speed (+20 % energy in the regression test). So an island with a bounce target that ends
+//! the passes with more kinetic energy than at the step start is solved again: inelastic
+//! passes, then one pass that adds each contact's own bounce ([`restitute`], the order Box2D
+//! v3 uses), and [`EnergyGuard`] scales the bounces of a simultaneous impact of three bodies
+//! down to the island's energy at the step start.
 //!
 //! Not solved: the descent starts from the warm start, which can lie above E₀. After an
 //! impact the carried impulses are far too large (a heavy box rams a light one into a wall:
@@ -161,7 +165,7 @@ pub struct SolverContact {
     pub rolling_mass: f32,
     /// Normal velocity the contact should separate with: −e·v_n at the step start, or 0.
     pub bounce_velocity: f32,
-    /// Accumulated normal impulse P_n ≥ 0 of the inelastic passes, kept for warm starting.
+    /// Accumulated normal impulse P_n ≥ 0 of the passes, kept for warm starting.
     pub normal_impulse: f32,
     /// The bounce added by [`restitute`] (§7); `normal_impulse + restitution_impulse ≥ 0`.
     /// A bounce is not a load, so it is not carried to the next step.
@@ -313,15 +317,35 @@ pub fn solve_in_order(contacts: &mut [SolverContact], bodies: &mut [SolverBody],
     }
 }
 
-/// The bounces, after all inelastic passes (§7, R-RES-1..6): one pass that drives each
-/// bouncing contact's normal velocity to its target `−e·v_n`, in list order.
+/// [`warm_start`] for the contacts listed in `order`.
+pub fn warm_start_in_order(contacts: &[SolverContact], bodies: &mut [SolverBody], order: &[u32]) {
+    for &index in order {
+        warm_start(std::slice::from_ref(&contacts[index as usize]), bodies);
+    }
+}
+
+/// [`restitute`] for the contacts listed in `order`; returns whether any bounced.
+pub fn restitute_in_order(
+    contacts: &mut [SolverContact],
+    bodies: &mut [SolverBody],
+    order: &[u32],
+) -> bool {
+    let mut bounced = false;
+    for &index in order {
+        bounced |= restitute(std::slice::from_mut(&mut contacts[index as usize]), bodies);
+    }
+    bounced
+}
+
+/// The bounces after inelastic passes (§7, R-RES-1..6), for the islands solved again (see
+/// the module docs): one pass that drives each bouncing contact's normal velocity to its
+/// target `−e·v_n`, in list order.
 ///
 /// A contact bounces only if it had a bounce target from the step start (faster than the
 /// threshold, not held) and pushed in the passes (`P_n > 0`): a contact that never pushed
 /// took no part in the impact. The bounce is clamped so that the total normal impulse stays
 /// `≥ 0`. Solved alone, a contact gets exactly `λ = −(1 + e)·v_n / K` in total (R-IMP-1):
-/// the passes contribute `−v_n / K`, this pass `−e·v_n / K`. Done inside the passes, the
-/// bounce of one contact would be enforced on its neighbours too, see the module docs.
+/// the passes contribute `−v_n / K`, this pass `−e·v_n / K`.
 ///
 /// Returns whether any contact bounced.
 pub fn restitute(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) -> bool {
@@ -363,6 +387,7 @@ pub fn restitute(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) -> b
 /// world, so that one impact does not limit a distant one.
 #[derive(Clone, Debug, Default)]
 pub struct EnergyGuard {
+    gained: Vec<bool>,
     start: Vec<f32>,
     base: Vec<f32>,
     slope: Vec<f32>,
@@ -371,27 +396,85 @@ pub struct EnergyGuard {
 }
 
 impl EnergyGuard {
+    /// Marks the islands that have a bounce target (`bounce_velocity ≠ 0`) and end the
+    /// passes with more energy than they started the step with (`start`: the velocities
+    /// before gravity). Returns whether any is marked. See [`Self::gained`].
+    ///
+    /// The energy is measured at mid-step velocities, `v₀ + kick` before and `v − kick`
+    /// after, with `kick = ½·g·dt`: that is what semi-implicit Euler conserves. Per unit
+    /// mass, with `x' = x + v·dt`, the integrator's energy `½v² + g·y − ½·g·v·dt` (y up)
+    /// changes in a step by exactly `½|v − kick|² − ½|v₀ + kick|²`. Plain kinetic energy
+    /// would let a bounce that sends a light body up, fed by a heavy one coming down, gain
+    /// `m·|g|·|v|·dt/2` of it.
+    pub fn find_bounce_gains(
+        &mut self,
+        contacts: &[SolverContact],
+        bodies: &[SolverBody],
+        start: &[(Vec2, f32)],
+        kick: Vec2,
+        island: &[u32],
+    ) -> bool {
+        let n = bodies.len();
+        self.gained.clear();
+        self.gained.resize(n, false);
+        let mut any = false;
+        for c in contacts.iter().filter(|c| c.bounce_velocity != 0.0) {
+            let movable = if bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
+            self.gained[island[movable as usize] as usize] = true;
+            any = true;
+        }
+        if !any {
+            return false;
+        }
+        self.start.clear();
+        self.start.resize(n, 0.0);
+        self.base.clear();
+        self.base.resize(n, 0.0);
+        for (i, body) in bodies.iter().enumerate() {
+            if body.inverse_mass > 0.0 && self.gained[island[i] as usize] {
+                let k = island[i] as usize;
+                let (v0, w0) = start[i];
+                self.start[k] += kinetic_energy(body, (v0 + kick, w0));
+                self.base[k] += kinetic_energy(body, (body.velocity - kick, body.angular_velocity));
+            }
+        }
+        let mut gained = false;
+        for k in 0..n {
+            // f32 sums over the island: a relative margin for their rounding.
+            self.gained[k] &= self.base[k] > self.start[k] * (1.0 + 1e-5);
+            gained |= self.gained[k];
+        }
+        gained
+    }
+
+    /// Whether solver body `i`'s island was marked by [`Self::find_bounce_gains`].
+    pub fn gained(&self, island: &[u32], i: usize) -> bool {
+        self.gained.get(island[i] as usize).copied().unwrap_or(false)
+    }
+
     /// Scales each island's bounces (the change from `before`) so that it ends with no more
-    /// kinetic energy than it had with the velocities `start` (the step start, after
-    /// gravity). `island` gives each movable body's island, any index below `bodies.len()`
-    /// shared by its members; immovable bodies are ignored. Computed only in steps with a
-    /// bounce: the energies cost a division per body.
+    /// energy than it had with the velocities `start` (the step start, before gravity),
+    /// measured at mid-step velocities as in [`Self::find_bounce_gains`]. `island` gives
+    /// each movable body's island, any index below `bodies.len()` shared by its members;
+    /// immovable bodies are ignored.
     pub fn limit_bounces(
         &mut self,
         contacts: &mut [SolverContact],
         bodies: &mut [SolverBody],
         start: &[(Vec2, f32)],
         before: &[(Vec2, f32)],
+        kick: Vec2,
         island: &[u32],
     ) {
         self.start.clear();
         self.start.resize(bodies.len(), 0.0);
         for (i, body) in bodies.iter().enumerate() {
             if body.inverse_mass > 0.0 {
-                self.start[island[i] as usize] += kinetic_energy(body, start[i]);
+                let (v0, w0) = start[i];
+                self.start[island[i] as usize] += kinetic_energy(body, (v0 + kick, w0));
             }
         }
-        self.measure(bodies, before, island);
+        self.measure(bodies, before, kick, island);
         self.scale.clear();
         for k in 0..self.slope.len() {
             let (base, slope, curvature) = (self.base[k], self.slope[k], self.curvature[k]);
@@ -416,9 +499,15 @@ impl EnergyGuard {
         }
     }
 
-    /// Per island: the energy at `before`, and the slope and curvature of E(s) toward the
-    /// bodies' present velocities.
-    fn measure(&mut self, bodies: &[SolverBody], before: &[(Vec2, f32)], island: &[u32]) {
+    /// Per island: the energy at `before − kick`, and the slope and curvature of E(s) toward
+    /// the bodies' present velocities (less the kick).
+    fn measure(
+        &mut self,
+        bodies: &[SolverBody],
+        before: &[(Vec2, f32)],
+        kick: Vec2,
+        island: &[u32],
+    ) {
         let n = bodies.len();
         for sums in [&mut self.base, &mut self.slope, &mut self.curvature] {
             sums.clear();
@@ -433,8 +522,8 @@ impl EnergyGuard {
             let mass = 1.0 / body.inverse_mass;
             let inertia = inverse_or_zero(body.inverse_inertia);
             let k = island[i] as usize;
-            self.base[k] += kinetic_energy(body, before[i]);
-            self.slope[k] += mass * v0.dot(dv) + inertia * w0 * dw;
+            self.base[k] += kinetic_energy(body, (v0 - kick, w0));
+            self.slope[k] += mass * (v0 - kick).dot(dv) + inertia * w0 * dw;
             self.curvature[k] += mass * dv.length_squared() + inertia * dw * dw;
         }
     }
@@ -577,10 +666,9 @@ fn solve_contact(c: &mut SolverContact, bodies: &mut [SolverBody]) {
         return;
     }
 
-    // Normal: stop the approach (v_n → 0); accumulated P_n ≥ 0 (contacts only push).
-    // The bounce comes after all passes, in `restitute`.
+    // Normal: drive v_n to the bounce target (0 without one); accumulated P_n ≥ 0.
     let v_n = relative_speed(&a, &b, c.normal, c.normal_levers);
-    let accumulated = at_least(c.normal_impulse - c.normal_mass * v_n, 0.0);
+    let accumulated = at_least(c.normal_impulse - c.normal_mass * (v_n - c.bounce_velocity), 0.0);
     push_apart(&mut a, &mut b, c.normal, c.normal_levers, accumulated - c.normal_impulse);
     c.normal_impulse = accumulated;
 
@@ -637,7 +725,7 @@ fn write_back(bodies: &mut [SolverBody], index: usize, body: SolverBody) {
 #[inline]
 fn solve_linear(c: &mut SolverContact, a: &mut SolverBody, b: &mut SolverBody) {
     let v_n = (b.velocity - a.velocity).dot(c.normal);
-    let accumulated = at_least(c.normal_impulse - c.normal_mass * v_n, 0.0);
+    let accumulated = at_least(c.normal_impulse - c.normal_mass * (v_n - c.bounce_velocity), 0.0);
     let p = c.normal * (accumulated - c.normal_impulse);
     c.normal_impulse = accumulated;
     a.velocity -= p * a.inverse_mass;

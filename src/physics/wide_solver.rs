@@ -199,6 +199,8 @@ struct LinearGroup {
     normal_mass: Lanes,
     /// μ (§8).
     friction: Lanes,
+    /// The normal velocity to drive toward: the bounce target −e·v_n, or 0 (§7).
+    bounce: Lanes,
     /// Accumulated P_n and P_t.
     normal_impulse: Lanes,
     tangent_impulse: Lanes,
@@ -239,10 +241,12 @@ impl LinearGroup {
         let (nx, ny) = (F4::new(self.normal_x), F4::new(self.normal_y));
         let (ima, imb) = (F4::new(self.inverse_mass_a), F4::new(self.inverse_mass_b));
 
-        // Normal: stop the approach, accumulated P_n ≥ 0.
+        // Normal: drive v_n to the bounce target, accumulated P_n ≥ 0.
         let normal_impulse = F4::new(self.normal_impulse);
         let v_n = (b.vx - a.vx) * nx + (b.vy - a.vy) * ny;
-        let accumulated = (normal_impulse - F4::new(self.normal_mass) * v_n).at_least(F4::zero());
+        let accumulated = (normal_impulse
+            - F4::new(self.normal_mass) * (v_n - F4::new(self.bounce)))
+        .at_least(F4::zero());
         let lambda = accumulated - normal_impulse;
         let (px, py) = (nx * lambda, ny * lambda);
         let normal_impulse = accumulated;
@@ -298,6 +302,8 @@ struct RollingGroup {
     /// μ (§8) and μ_r·r (§9).
     friction: Lanes,
     rolling_limit: Lanes,
+    /// The normal velocity to drive toward: the bounce target −e·v_n, or 0 (§7).
+    bounce: Lanes,
     /// Accumulated P_n, P_t and P_r.
     normal_impulse: Lanes,
     tangent_impulse: Lanes,
@@ -395,12 +401,14 @@ impl RollingGroup {
         let mut b = Side::gather(velocities, &self.b);
         let m = self.inverse_masses();
 
-        // Normal: stop the approach, accumulated P_n ≥ 0.
+        // Normal: drive v_n to the bounce target, accumulated P_n ≥ 0.
         let normal_impulse = F4::new(self.normal_impulse);
         let n = (F4::new(self.normal_x), F4::new(self.normal_y));
         let levers = (F4::new(self.normal_lever_a), F4::new(self.normal_lever_b));
         let v_n = Self::relative_speed(&a, &b, n, levers);
-        let accumulated = (normal_impulse - F4::new(self.normal_mass) * v_n).at_least(F4::zero());
+        let accumulated = (normal_impulse
+            - F4::new(self.normal_mass) * (v_n - F4::new(self.bounce)))
+        .at_least(F4::zero());
         Self::push_apart((&mut a, &mut b), &m, n, levers, accumulated - normal_impulse);
         let normal_impulse = accumulated;
 
@@ -563,6 +571,7 @@ impl WideContacts {
                 g.inverse_inertia_a[lane] = body_a.inverse_inertia;
                 g.inverse_inertia_b[lane] = body_b.inverse_inertia;
                 g.friction[lane] = c.friction;
+                g.bounce[lane] = c.bounce_velocity;
                 g.rolling_limit[lane] = c.rolling_limit;
                 g.normal_impulse[lane] = c.normal_impulse;
                 g.tangent_impulse[lane] = c.tangent_impulse;
@@ -576,6 +585,7 @@ impl WideContacts {
                 g.inverse_mass_a[lane] = body_a.inverse_mass;
                 g.inverse_mass_b[lane] = body_b.inverse_mass;
                 g.friction[lane] = c.friction;
+                g.bounce[lane] = c.bounce_velocity;
                 g.normal_impulse[lane] = c.normal_impulse;
                 g.tangent_impulse[lane] = c.tangent_impulse;
                 self.linear_contacts[group][lane] = index;

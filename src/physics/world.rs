@@ -133,6 +133,9 @@ pub struct StepStats {
     pub sleeping_islands: usize,
     /// Contacts that started from last step's impulses (warm start, §6).
     pub warm_started: usize,
+    /// Contacts solved a second time, without bounce targets, because the targets raised
+    /// their island's kinetic energy (see `World::step`'s solve).
+    pub solved_again: usize,
     /// Bodies the emergency brake had to push back this step (§10).
     pub braked: usize,
     /// Time per phase.
@@ -267,6 +270,9 @@ pub struct World {
     projection: position_solver::Projection,
     before_warm_start: Vec<(Vec2, f32)>,
     before_bounce: Vec<(Vec2, f32)>,
+    carried: Vec<(f32, f32, f32)>,
+    resolve_order: Vec<u32>,
+    bounce_targets: Vec<f32>,
     island_root: Vec<u32>,
     island_rest: Vec<f32>,
     island_id: Vec<u32>,
@@ -308,6 +314,9 @@ impl World {
             projection: position_solver::Projection::default(),
             before_warm_start: Vec::new(),
             before_bounce: Vec::new(),
+            carried: Vec::new(),
+            resolve_order: Vec::new(),
+            bounce_targets: Vec::new(),
             island_root: Vec::new(),
             island_rest: Vec::new(),
             island_id: Vec::new(),
@@ -341,6 +350,7 @@ impl World {
             elapsed
         };
         self.stats.braked = 0;
+        self.stats.solved_again = 0;
 
         self.apply_drag(); //              held bodies: v = (target − x)·rate (§13)
         self.remember_state(); //          previous pose and step-start velocity (§3, §7)
@@ -366,7 +376,7 @@ impl World {
         self.find_islands(); //            union-find over body–body contacts (§11)
         self.stats.timings.walls = lap(&mut clock);
 
-        self.solve_velocities(); //        warm start, then N × (normal, friction, rolling) (§6–§9)
+        self.solve_velocities(dt); //      warm start, then N × (normal, friction, rolling) (§6–§9)
         self.clamp_speeds(); //            tunnelling limit (§12)
         self.stats.timings.solve_velocities = lap(&mut clock);
 
@@ -543,7 +553,7 @@ impl World {
 
     /// Sequential impulses (§6–§9): load the bodies, compute effective masses and bounce
     /// targets, warm start, iterate, store the velocities and the impulses for next step.
-    fn solve_velocities(&mut self) {
+    fn solve_velocities(&mut self, dt: f32) {
         self.load_solver_bodies();
         let threshold = self.config.warm_start_normal_threshold;
         let mut warm_started = 0;
@@ -564,6 +574,10 @@ impl World {
         self.before_warm_start.clear();
         self.before_warm_start
             .extend(self.solver.bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
+        self.carried.clear();
+        self.carried.extend(
+            self.contacts.iter().map(|c| (c.normal_impulse, c.tangent_impulse, c.rolling_impulse)),
+        );
         contact_solver::warm_start(&self.contacts, &mut self.solver.bodies);
         self.solve_order.build(&self.contacts, &self.solver.bodies);
         // Prepares, then solves four contacts of a colour at a time; equal to the reference
@@ -575,19 +589,16 @@ impl World {
             self.config.restitution_threshold,
             self.config.velocity_iterations,
         );
-        if bounces {
-            self.before_bounce.clear();
-            self.before_bounce
-                .extend(self.solver.bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
-            if contact_solver::restitute(&mut self.contacts, &mut self.solver.bodies) {
-                self.energy_guard.limit_bounces(
-                    &mut self.contacts,
-                    &mut self.solver.bodies,
-                    &self.before_warm_start,
-                    &self.before_bounce,
-                    &self.island_root,
-                );
-            }
+        if bounces
+            && self.energy_guard.find_bounce_gains(
+                &self.contacts,
+                &self.solver.bodies,
+                &self.solver.start_velocity,
+                self.half_kick(dt),
+                &self.island_root,
+            )
+        {
+            self.solve_again_without_bounce_targets(dt);
         }
         for (slot, solved) in self.slots.iter_mut().zip(&self.solver.bodies) {
             if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
@@ -596,6 +607,71 @@ impl World {
             }
         }
         self.store_impulses();
+    }
+
+    /// The islands in which the bounce targets raised the kinetic energy above that of the
+    /// step start (before gravity: gravity's kick in a bounce step is not returned, R-RES-5)
+    /// are solved again: from their warm start, with every contact driven to 0
+    /// (inelastic), then one bounce pass that adds each contact's own bounce, then the bounce
+    /// guard (see `contact_solver`'s module docs). Bounce targets inside the passes keep a
+    /// pile that something bounced on from being pressed together (without them the rain
+    /// scene ended with 1,500 pairs overlapping by more than 1 px instead of none), but when
+    /// a bouncing body pushes a follower, they drive the follower to the leader's rebound
+    /// speed: energy from nothing. Only such islands pay for the second solve.
+    fn solve_again_without_bounce_targets(&mut self, dt: f32) {
+        let kick = self.half_kick(dt);
+        let (guard, island) = (&self.energy_guard, &self.island_root);
+        for (i, body) in self.solver.bodies.iter_mut().enumerate() {
+            if body.inverse_mass > 0.0 && guard.gained(island, i) {
+                (body.velocity, body.angular_velocity) = self.before_warm_start[i];
+            }
+        }
+        self.resolve_order.clear();
+        self.bounce_targets.clear();
+        // List order: any fixed order converges and keeps the step deterministic. Room for
+        // every contact, so a larger re-solve than before does not allocate mid-run.
+        self.resolve_order.reserve(self.contacts.len());
+        self.bounce_targets.reserve(self.contacts.len());
+        for index in 0..self.contacts.len() as u32 {
+            let c = &mut self.contacts[index as usize];
+            let movable =
+                if self.solver.bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
+            if guard.gained(island, movable as usize) {
+                (c.normal_impulse, c.tangent_impulse, c.rolling_impulse) =
+                    self.carried[index as usize];
+                c.restitution_impulse = 0.0;
+                self.bounce_targets.push(c.bounce_velocity);
+                c.bounce_velocity = 0.0;
+                self.resolve_order.push(index);
+            }
+        }
+        self.stats.solved_again = self.resolve_order.len();
+        let bodies = &mut self.solver.bodies;
+        contact_solver::warm_start_in_order(&self.contacts, bodies, &self.resolve_order);
+        for _ in 0..self.config.velocity_iterations {
+            contact_solver::solve_in_order(&mut self.contacts, bodies, &self.resolve_order);
+        }
+        for (&index, &target) in self.resolve_order.iter().zip(&self.bounce_targets) {
+            self.contacts[index as usize].bounce_velocity = target;
+        }
+        self.before_bounce.clear();
+        self.before_bounce.extend(bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
+        if contact_solver::restitute_in_order(&mut self.contacts, bodies, &self.resolve_order) {
+            self.energy_guard.limit_bounces(
+                &mut self.contacts,
+                bodies,
+                &self.solver.start_velocity,
+                &self.before_bounce,
+                kick,
+                &self.island_root,
+            );
+        }
+    }
+
+    /// Half of gravity's kick in one step, `½·g·dt` (zero with gravity off): the shift from
+    /// start and end velocities to the mid-step ones the energy guard measures.
+    fn half_kick(&self, dt: f32) -> Vec2 {
+        if self.gravity_enabled { 0.5 * dt * self.config.gravity } else { Vec2::ZERO }
     }
 
     /// Fills the solver arrays: bodies by slot, then the walls; only awake dynamic bodies
