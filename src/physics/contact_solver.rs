@@ -398,7 +398,8 @@ pub struct EnergyGuard {
 impl EnergyGuard {
     /// Marks the islands that have a bounce target (`bounce_velocity ≠ 0`) and end the
     /// passes with more energy than they started the step with (`start`: the velocities
-    /// before gravity). Returns whether any is marked. See [`Self::gained`].
+    /// before gravity). Returns whether any is marked. See [`Self::gained`]; the start
+    /// energies are kept for [`Self::limit_bounces`].
     ///
     /// The energy is measured at mid-step velocities, `v₀ + kick` before and `v − kick`
     /// after, with `kick = ½·g·dt`: that is what semi-implicit Euler conserves. Per unit
@@ -453,27 +454,17 @@ impl EnergyGuard {
     }
 
     /// Scales each island's bounces (the change from `before`) so that it ends with no more
-    /// energy than it had with the velocities `start` (the step start, before gravity),
-    /// measured at mid-step velocities as in [`Self::find_bounce_gains`]. `island` gives
-    /// each movable body's island, any index below `bodies.len()` shared by its members;
-    /// immovable bodies are ignored.
+    /// energy than it had at the step start, as measured by the [`Self::find_bounce_gains`]
+    /// that marked it (at mid-step velocities). `island` gives each movable body's island,
+    /// any index below `bodies.len()` shared by its members; immovable bodies are ignored.
     pub fn limit_bounces(
         &mut self,
         contacts: &mut [SolverContact],
         bodies: &mut [SolverBody],
-        start: &[(Vec2, f32)],
         before: &[(Vec2, f32)],
         kick: Vec2,
         island: &[u32],
     ) {
-        self.start.clear();
-        self.start.resize(bodies.len(), 0.0);
-        for (i, body) in bodies.iter().enumerate() {
-            if body.inverse_mass > 0.0 {
-                let (v0, w0) = start[i];
-                self.start[island[i] as usize] += kinetic_energy(body, (v0 + kick, w0));
-            }
-        }
         self.measure(bodies, before, kick, island);
         self.scale.clear();
         for k in 0..self.slope.len() {

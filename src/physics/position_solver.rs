@@ -146,7 +146,12 @@ mod tests {
     use super::*;
 
     fn contact(depth: f32) -> SolverContact {
-        SolverContact::new(0, 1, Vec2::Y, depth, Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0.0, 0.0, 0.0)
+        contact_between(0, 1, Vec2::Y, depth)
+    }
+
+    /// A frictionless, inelastic contact between solver bodies `a` and `b`.
+    fn contact_between(a: u32, b: u32, normal: Vec2, depth: f32) -> SolverContact {
+        SolverContact::new(a, b, normal, depth, Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0.0, 0.0, 0.0)
     }
 
     fn masses(inverse: [f32; 2]) -> [SolverBody; 2] {
@@ -174,18 +179,7 @@ mod tests {
             .map(|(a, b)| {
                 let normal = (start[b] - start[a]).normalize_or(Vec2::X);
                 let depth = 0.5 + (a * 7 % 5) as f32;
-                SolverContact::new(
-                    a as u32,
-                    b as u32,
-                    normal,
-                    depth,
-                    Vec2::ZERO,
-                    Vec2::ZERO,
-                    Vec2::ZERO,
-                    0.0,
-                    0.0,
-                    0.0,
-                )
+                contact_between(a as u32, b as u32, normal, depth)
             })
             .collect();
         let settings = ProjectionSettings { iterations: 4, ..SETTINGS };

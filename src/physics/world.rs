@@ -268,7 +268,6 @@ pub struct World {
     union_find: UnionFind,
     energy_guard: EnergyGuard,
     projection: position_solver::Projection,
-    before_warm_start: Vec<(Vec2, f32)>,
     before_bounce: Vec<(Vec2, f32)>,
     carried: Vec<(f32, f32, f32)>,
     resolve_order: Vec<u32>,
@@ -312,7 +311,6 @@ impl World {
             union_find: UnionFind::default(),
             energy_guard: EnergyGuard::default(),
             projection: position_solver::Projection::default(),
-            before_warm_start: Vec::new(),
             before_bounce: Vec::new(),
             carried: Vec::new(),
             resolve_order: Vec::new(),
@@ -571,9 +569,6 @@ impl World {
             }
         }
         self.stats.warm_started = warm_started;
-        self.before_warm_start.clear();
-        self.before_warm_start
-            .extend(self.solver.bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
         self.carried.clear();
         self.carried.extend(
             self.contacts.iter().map(|c| (c.normal_impulse, c.tangent_impulse, c.rolling_impulse)),
@@ -621,9 +616,14 @@ impl World {
     fn solve_again_without_bounce_targets(&mut self, dt: f32) {
         let kick = self.half_kick(dt);
         let (guard, island) = (&self.energy_guard, &self.island_root);
-        for (i, body) in self.solver.bodies.iter_mut().enumerate() {
-            if body.inverse_mass > 0.0 && guard.gained(island, i) {
-                (body.velocity, body.angular_velocity) = self.before_warm_start[i];
+        // Back to the velocities before the warm start: the slots still hold them, as the
+        // solve writes them back only at its end.
+        let slots = self.slots.iter().map(|s| s.body.as_ref());
+        for (i, (solved, body)) in self.solver.bodies.iter_mut().zip(slots).enumerate() {
+            if let Some(body) =
+                body.filter(|_| solved.inverse_mass > 0.0 && guard.gained(island, i))
+            {
+                (solved.velocity, solved.angular_velocity) = (body.velocity, body.angular_velocity);
             }
         }
         self.resolve_order.clear();
@@ -660,7 +660,6 @@ impl World {
             self.energy_guard.limit_bounces(
                 &mut self.contacts,
                 bodies,
-                &self.solver.start_velocity,
                 &self.before_bounce,
                 kick,
                 &self.island_root,
