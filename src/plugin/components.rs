@@ -208,6 +208,26 @@ impl PhysicsPose {
         self.current = current;
     }
 
+    /// Records a step's results: the two poses and the velocities the components now hold.
+    ///
+    /// Each pair is replaced only when one of its values differs, as [`set`](Self::set) and
+    /// the write-back did separately, so equal values keep their bits (a +0.0 stays +0.0).
+    pub(crate) fn record_step(
+        &mut self,
+        previous: BodyPose,
+        current: BodyPose,
+        velocity: Vec2,
+        angular_velocity: f32,
+    ) {
+        if self.previous != previous || self.current != current {
+            self.set(previous, current);
+        }
+        if self.written_velocity != velocity || self.written_angular_velocity != angular_velocity {
+            self.written_velocity = velocity;
+            self.written_angular_velocity = angular_velocity;
+        }
+    }
+
     /// Remembers `transform` as the plugin's own value.
     pub(crate) fn remember_transform(&mut self, transform: &Transform) {
         self.written_translation = Some(transform.translation.truncate());

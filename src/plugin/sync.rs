@@ -24,6 +24,8 @@
 //! wrote last; a component holding anything else was written by someone else. A user value
 //! equal to the plugin's is indistinguishable, and needs no action anyway.
 
+use std::ops::DerefMut;
+
 use bevy::prelude::*;
 
 use super::components::{
@@ -286,6 +288,8 @@ pub fn step_world(
 }
 
 /// Writes the step's results into the components: poses, velocities, the sleeping marker.
+///
+/// A component that already holds the value is left unwritten, so its change tick stays.
 pub fn write_back(
     physics: Res<PhysicsWorld>,
     mut bodies: Query<(
@@ -311,16 +315,16 @@ pub fn write_back(
         } else {
             current
         };
-        if pose.previous() != previous || pose.current() != current {
-            pose.set(previous, current);
-        }
-        velocity.set_if_neq(LinearVelocity(mapping.vector_to_bevy(body.velocity())));
-        spin.set_if_neq(AngularVelocity(mapping.angle_to_bevy(body.angular_velocity())));
-        // Remember the components as they are (`set_if_neq` keeps a +0.0 where the core has
-        // −0.0), so that the next comparison with them is exact.
-        if pose.written_velocity != velocity.0 || pose.written_angular_velocity != spin.0 {
-            pose.written_velocity = velocity.0;
-            pose.written_angular_velocity = spin.0;
+        let linear = set_if_neq(&mut velocity, mapping.vector_to_bevy(body.velocity()));
+        let angular = set_if_neq(&mut spin, mapping.angle_to_bevy(body.angular_velocity()));
+        // Remember the velocities the components hold (see `set_if_neq`), so that the next
+        // comparison with them is exact.
+        if pose.previous() != previous
+            || pose.current() != current
+            || pose.written_velocity != linear
+            || pose.written_angular_velocity != angular
+        {
+            pose.record_step(previous, current, linear, angular);
         }
         match (body.is_sleeping(), marked) {
             (true, false) => {
@@ -331,6 +335,26 @@ pub fn write_back(
             }
             _ => {}
         }
+    }
+}
+
+/// Writes `value` into a velocity component unless it already holds an equal one, and returns
+/// what the component holds now: `value`, or the equal old value (a +0.0 where `value` has
+/// −0.0).
+///
+/// The result comes from registers, not from reading the component back: a read right after
+/// the write stalls on the store, and that stall was the largest cost of the write-back.
+fn set_if_neq<C, V>(component: &mut Mut<C>, value: V) -> V
+where
+    C: DerefMut<Target = V>,
+    V: PartialEq + Copy,
+{
+    let held = ***component;
+    if held == value {
+        held
+    } else {
+        ***component = value;
+        value
     }
 }
 
