@@ -69,24 +69,16 @@ impl PhysicsControls {
 #[reflect(Resource, Debug, PartialEq, Clone)]
 pub struct PhysicsBounds(pub Rect);
 
-/// Hands [`PhysicsControls`] and [`PhysicsBounds`] to the core.
+/// Hands [`PhysicsControls`] and [`PhysicsBounds`] to the core (a requested clear is
+/// [`clear_bodies`]'s).
 pub fn apply_controls(
-    mut controls: ResMut<PhysicsControls>,
+    controls: Res<PhysicsControls>,
     mut bounds: ResMut<PhysicsBounds>,
     mut physics: ResMut<PhysicsWorld>,
-    bodies: Query<Entity, With<Collider>>,
-    mut commands: Commands,
     mut warnings: MessageWriter<PhysicsWarning>,
 ) {
     if controls.gravity_enabled != physics.world().gravity_enabled() {
         physics.world_mut().set_gravity_enabled(controls.gravity_enabled);
-    }
-    if controls.clear_requested {
-        controls.clear_requested = false;
-        physics.clear();
-        for entity in &bodies {
-            commands.entity(entity).try_despawn();
-        }
     }
     if bounds.is_changed() {
         let mapping = physics.mapping();
@@ -104,6 +96,28 @@ pub fn apply_controls(
             warnings.write(PhysicsWarning { entity: None, message });
             bounds.0 = kept;
         }
+    }
+}
+
+/// Whether [`PhysicsControls::clear_requested`] is set: the run condition of [`clear_bodies`].
+pub fn clear_requested(controls: Res<PhysicsControls>) -> bool {
+    controls.clear_requested
+}
+
+/// Removes every body and despawns every entity with a [`Collider`], before the fixed run
+/// registers bodies.
+///
+/// An exclusive system that runs only on request: the despawns take effect at once, so the
+/// systems that run on every step need no `Commands`, whose sync point would cost each step
+/// a round trip through the executor.
+pub fn clear_bodies(world: &mut World) {
+    world.resource_mut::<PhysicsControls>().clear_requested = false;
+    world.resource_mut::<PhysicsWorld>().clear();
+    let bodies: Vec<Entity> =
+        world.query_filtered::<Entity, With<Collider>>().iter(world).collect();
+    for entity in bodies {
+        // An observer may have despawned it with another one; that is fine.
+        let _ = world.try_despawn(entity);
     }
 }
 

@@ -287,11 +287,13 @@ pub fn step_world(
     }
 }
 
-/// Writes the step's results into the components: poses, velocities, the sleeping marker.
+/// Writes the step's results into the components: poses and velocities; a [`Sleeping`]
+/// marker to insert or remove goes to [`SleepMarkerChanges`].
 ///
 /// A component that already holds the value is left unwritten, so its change tick stays.
 pub fn write_back(
     physics: Res<PhysicsWorld>,
+    mut sleep_markers: ResMut<SleepMarkerChanges>,
     mut bodies: Query<(
         Entity,
         &mut PhysicsPose,
@@ -299,7 +301,6 @@ pub fn write_back(
         &mut AngularVelocity,
         Has<Sleeping>,
     )>,
-    mut commands: Commands,
 ) {
     let mapping = physics.mapping();
     let stepped = physics.stepped_last_run();
@@ -326,16 +327,42 @@ pub fn write_back(
         {
             pose.record_step(previous, current, linear, angular);
         }
-        match (body.is_sleeping(), marked) {
-            (true, false) => {
-                commands.entity(entity).insert(Sleeping);
-            }
-            (false, true) => {
-                commands.entity(entity).remove::<Sleeping>();
-            }
-            _ => {}
+        if body.is_sleeping() != marked {
+            sleep_markers.0.push((entity, body.is_sleeping()));
         }
     }
+}
+
+/// The [`Sleeping`] markers the write-back found out of date: each entity with whether it
+/// should have one.
+#[derive(Resource, Debug, Default)]
+pub struct SleepMarkerChanges(Vec<(Entity, bool)>);
+
+/// Whether the write-back found a [`Sleeping`] marker to insert or remove: the run condition
+/// of [`apply_sleep_markers`].
+pub fn sleep_markers_pending(changes: Res<SleepMarkerChanges>) -> bool {
+    !changes.0.is_empty()
+}
+
+/// Inserts and removes the [`Sleeping`] markers listed in [`SleepMarkerChanges`].
+///
+/// An exclusive system that runs only when an island fell asleep or woke: the write-back then
+/// needs no `Commands`, whose sync point would cost every step a round trip through the
+/// executor.
+pub fn apply_sleep_markers(world: &mut World) {
+    let mut changes = std::mem::take(&mut world.resource_mut::<SleepMarkerChanges>().0);
+    for &(entity, sleeping) in &changes {
+        // Gone since the write-back (despawned by an observer): nothing to mark.
+        let Ok(mut entity) = world.get_entity_mut(entity) else { continue };
+        if sleeping {
+            entity.insert(Sleeping);
+        } else {
+            entity.remove::<Sleeping>();
+        }
+    }
+    // Hand the buffer back, so that the write-back does not allocate again.
+    changes.clear();
+    world.resource_mut::<SleepMarkerChanges>().0 = changes;
 }
 
 /// Writes `value` into a velocity component unless it already holds an equal one, and returns
