@@ -2,8 +2,8 @@
 //!
 //! Both resources are plain data that any system (a keyboard binding, the egui panel, a
 //! test) may write; [`apply_controls`] hands them to the core in
-//! [`PhysicsSystems::Prepare`](super::PhysicsSystems), so a change takes effect on the next
-//! step.
+//! [`PhysicsSystems::Prepare`](super::PhysicsSystems), and [`clear_bodies`] carries out a
+//! requested clear there, so a change takes effect on the next step.
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;

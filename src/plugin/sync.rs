@@ -11,7 +11,8 @@
 //!    since the last step that differs from the body's; each wakes the body's island.
 //! 3. [`step_world`]: one `World::step(time_step)`, unless paused.
 //! 4. [`write_back`]: the new pose goes into [`PhysicsPose`], the velocities into their
-//!    components, and the [`Sleeping`] marker follows the core.
+//!    components, and the [`Sleeping`] marker follows the core (inserted and removed by
+//!    [`apply_sleep_markers`], which runs only when an island fell asleep or woke).
 //!
 //! Despawning an entity (or removing its collider) removes the body at once, through the
 //! observer [`remove_body`], and wakes its island (R-SLP-4). An observer rather than
