@@ -58,7 +58,6 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use glam::Vec2;
@@ -66,6 +65,7 @@ use glam::Vec2;
 use super::body::{Body, BodyDesc, BodyHandle, BodyKind};
 use super::broad_phase::{BroadPhase, Proxy, ProxyState};
 use super::config::{ConfigError, FieldError, MIN_BODY_SIZE, PhysicsConfig};
+use super::contact_cache::{CachedImpulse, ContactCache, PairKey, WALL_GENERATION};
 use super::contact_solver::{
     self, EnergyGuard, SolveOrder, SolverBodies, SolverBody, SolverContact,
 };
@@ -195,46 +195,11 @@ pub struct Island {
     pub sleeping: bool,
 }
 
-/// Hashes a pair of handle bits with one multiply per word: the keys are already
-/// well-spread integers, and the default SipHash cost more than the contact solve itself.
-#[derive(Clone, Copy, Debug, Default)]
-struct PairHasher(u64);
-
-impl Hasher for PairHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(u64::from(byte));
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
-type PairMap<V> = HashMap<(u64, u64), V, BuildHasherDefault<PairHasher>>;
-
-/// Impulses kept from one step to the next for warm starting (R-SI-2).
-#[derive(Clone, Copy, Debug)]
-struct CachedImpulse {
-    normal: Vec2,
-    normal_impulse: f32,
-    tangent_impulse: f32,
-    rolling_impulse: f32,
-}
-
 #[derive(Clone, Debug)]
 struct Slot {
     generation: u32,
     body: Option<Body>,
 }
-
-/// Identifies a wall in the warm-start cache (no body handle has this generation).
-const WALL_GENERATION: u32 = u32::MAX;
 
 /// The four walls in order: left, right, top, floor.
 const WALL_COUNT: usize = 4;
@@ -259,8 +224,8 @@ pub struct World {
     contacts: Vec<SolverContact>,
     body_contact_count: usize,
     /// Warm-start key of each contact: the two handles' bits.
-    contact_keys: Vec<(u64, u64)>,
-    warm_start_cache: PairMap<CachedImpulse>,
+    contact_keys: Vec<PairKey>,
+    warm_start_cache: ContactCache,
     solver: SolverBodies,
     solve_order: SolveOrder,
     positions: Vec<Vec2>,
@@ -303,7 +268,7 @@ impl World {
             contacts: Vec::new(),
             body_contact_count: 0,
             contact_keys: Vec::new(),
-            warm_start_cache: PairMap::default(),
+            warm_start_cache: ContactCache::default(),
             solver: SolverBodies::default(),
             solve_order: SolveOrder::default(),
             positions: Vec::new(),
@@ -711,18 +676,16 @@ impl World {
                         && s.body.as_ref().is_some_and(|b| !is_awake_dynamic(b))
                 })
         };
-        self.warm_start_cache.retain(|&(a, b), _| passive(a) && passive(b));
-        for (c, key) in self.contacts.iter().zip(&self.contact_keys) {
-            self.warm_start_cache.insert(
-                *key,
-                CachedImpulse {
-                    normal: c.normal,
-                    normal_impulse: c.normal_impulse,
-                    tangent_impulse: c.tangent_impulse,
-                    rolling_impulse: c.rolling_impulse,
-                },
-            );
-        }
+        let fresh = self.contacts.iter().zip(&self.contact_keys).map(|(c, &key)| {
+            let impulse = CachedImpulse {
+                normal: c.normal,
+                normal_impulse: c.normal_impulse,
+                tangent_impulse: c.tangent_impulse,
+                rolling_impulse: c.rolling_impulse,
+            };
+            (key, impulse)
+        });
+        self.warm_start_cache.rebuild(|(a, b)| passive(a) && passive(b), fresh);
     }
 
     /// Clamps |v| to `max_speed` and |ω| to `max_speed / MIN_BODY_SIZE` (§12, R-TUN-1).
