@@ -153,9 +153,9 @@ pub struct PhaseTimings {
     pub narrow_phase: Duration,
     /// Wall contacts.
     pub walls: Duration,
-    /// Sequential impulses (prepare, warm start, iterations, store) and the speed clamp.
+    /// Sequential impulses (prepare, warm start, iterations, store).
     pub solve_velocities: Duration,
-    /// Position integration.
+    /// The speed clamp and position integration (one pass over the bodies).
     pub integrate_positions: Duration,
     /// Projection and the emergency brake.
     pub correct_positions: Duration,
@@ -238,6 +238,8 @@ pub struct World {
     resolve_order: Vec<u32>,
     bounce_targets: Vec<f32>,
     island_root: Vec<u32>,
+    /// Per slot: holds an awake dynamic body (from `find_islands` to the end of the step).
+    awake_dynamic: Vec<bool>,
     island_rest: Vec<f32>,
     island_id: Vec<u32>,
     /// Sleeping islands by id, with their member count. The members themselves carry the id
@@ -281,6 +283,7 @@ impl World {
             resolve_order: Vec::new(),
             bounce_targets: Vec::new(),
             island_root: Vec::new(),
+            awake_dynamic: Vec::new(),
             island_rest: Vec::new(),
             island_id: Vec::new(),
             sleeping_islands: HashMap::new(),
@@ -315,9 +318,8 @@ impl World {
         self.stats.braked = 0;
         self.stats.solved_again = 0;
 
-        self.apply_drag(); //              held bodies: v = (target − x)·rate (§13)
-        self.remember_state(); //          previous pose and step-start velocity (§3, §7)
-        self.integrate_velocities(dt); //  v += g·dt (§3)
+        self.start_bodies(dt); //          drag v = (target − x)·rate (§13), remember the state
+        //                                 (§3, §7), v += g·dt (§3): one pass over the bodies
         self.stats.timings.integrate_velocities = lap(&mut clock);
 
         let (mut broad, mut narrow) = (Duration::ZERO, Duration::ZERO);
@@ -340,14 +342,13 @@ impl World {
         self.stats.timings.walls = lap(&mut clock);
 
         self.solve_velocities(dt); //      warm start, then N × (normal, friction, rolling) (§6–§9)
-        self.clamp_speeds(); //            tunnelling limit (§12)
         self.stats.timings.solve_velocities = lap(&mut clock);
 
-        self.integrate_positions(dt); //   x += v·dt, θ += ω·dt (§3)
+        self.integrate_positions(dt); //   clamp speeds (§12), then x += v·dt, θ += ω·dt (§3)
         self.stats.timings.integrate_positions = lap(&mut clock);
 
-        self.correct_positions(); //       projection, position_iterations times (§10)
-        self.brake_at_walls(); //          emergency brake (§10)
+        self.correct_positions(); //       projection, position_iterations times, then the
+        //                                 emergency brake as each body is written back (§10)
         self.stats.timings.correct_positions = lap(&mut clock);
 
         self.update_sleep(dt); //          islands by union-find (§11)
@@ -359,36 +360,17 @@ impl World {
         Ok(())
     }
 
-    /// Held bodies head for their target: `v = (target − position)·rate` (§13, R-DRAG-1).
-    fn apply_drag(&mut self) {
+    /// The first three phases of §4, body by body in one pass over the slots: each touches
+    /// only its own body, so doing them together gives the same result as three passes and
+    /// reads each body once instead of three times.
+    fn start_bodies(&mut self, dt: f32) {
         let rate = self.config.drag_rate;
+        let kick = self.gravity_enabled.then_some(self.config.gravity * dt);
         for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            if body.held {
-                body.velocity = (body.drag_target - body.position) * rate;
-            }
-        }
-    }
-
-    /// Keeps the pose for interpolation and the velocity for restitution (§3, §7).
-    fn remember_state(&mut self) {
-        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            body.previous_position = body.position;
-            body.previous_angle = body.angle;
-            body.previous_velocity = body.velocity;
-            body.previous_angular_velocity = body.angular_velocity;
-        }
-    }
-
-    /// Semi-implicit Euler, first half: `v ← v + g·dt` (§3, R-INT-1). Held bodies are carried
-    /// by the hand and feel no gravity (R-DRAG-2); sleepers are frozen (R-SLP-3).
-    fn integrate_velocities(&mut self, dt: f32) {
-        if !self.gravity_enabled {
-            return;
-        }
-        let dv = self.config.gravity * dt;
-        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            if is_awake_dynamic(body) && !body.held {
-                body.velocity += dv;
+            apply_drag(body, rate);
+            remember_state(body);
+            if let Some(dv) = kick {
+                integrate_velocity(body, dv);
             }
         }
     }
@@ -688,25 +670,15 @@ impl World {
         self.warm_start_cache.rebuild(|(a, b)| passive(a) && passive(b), fresh);
     }
 
-    /// Clamps |v| to `max_speed` and |ω| to `max_speed / MIN_BODY_SIZE` (§12, R-TUN-1).
-    fn clamp_speeds(&mut self) {
+    /// Clamps the speeds (§12), then semi-implicit Euler's second half with the NEW velocity
+    /// (§3), body by body in one pass over the slots (each touches only its own body).
+    fn integrate_positions(&mut self, dt: f32) {
         let max_speed = self.config.max_speed;
         let max_spin = self.config.max_angular_speed();
         for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
             if is_awake_dynamic(body) {
-                body.velocity = body.velocity.clamp_length_max(max_speed);
-                body.angular_velocity = body.angular_velocity.clamp(-max_spin, max_spin);
-            }
-        }
-    }
-
-    /// Semi-implicit Euler, second half: `x ← x + v·dt`, `θ ← θ + ω·dt` with the NEW
-    /// velocity (§3, R-INT-1).
-    fn integrate_positions(&mut self, dt: f32) {
-        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            if is_awake_dynamic(body) {
-                body.position += body.velocity * dt;
-                body.angle += body.angular_velocity * dt;
+                clamp_speed(body, max_speed, max_spin);
+                integrate_position(body, dt);
             }
         }
     }
@@ -739,58 +711,19 @@ impl World {
                 max_correction: self.config.max_position_correction,
             },
         );
+        // The brake reads only its own body's projected position: it runs as each body is
+        // written back, saving a pass over the bodies.
+        let brake = WallBrake {
+            walls: &self.walls,
+            min: self.bounds_min,
+            max: self.bounds_max,
+            limit: self.config.max_wall_penetration,
+        };
+        let mut braked = 0;
         for (index, slot) in self.slots.iter_mut().enumerate() {
             if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
                 body.position = self.positions[index];
-            }
-        }
-    }
-
-    /// No body ends a step more than `max_wall_penetration` inside a wall (§10, R-POS-3).
-    ///
-    /// The margin (12 px) exceeds the deepest a free body can get in one step
-    /// (`max_speed·dt ≈ 10.8 px`), so ordinary impacts are always left to the solver; the
-    /// brake only acts in extreme cases, such as a dragged body squeezing another into a
-    /// wall. A body wider than the world is centred on that axis instead.
-    fn brake_at_walls(&mut self) {
-        let limit = self.config.max_wall_penetration;
-        let (min, max) = (self.bounds_min, self.bounds_max);
-        let mut braked = 0;
-        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            if !is_awake_dynamic(body) {
-                continue;
-            }
-            // Strictly inside the bounds: it fits on both axes and is in no wall at all.
-            let (low, high) = body.aabb();
-            if low.cmpgt(min).all() && high.cmplt(max).all() {
-                continue;
-            }
-            let before = body.position;
-            let half = body.shape.half_size();
-            for axis in 0..2 {
-                if 2.0 * half[axis] > max[axis] - min[axis] {
-                    body.position[axis] = 0.5 * (min[axis] + max[axis]);
-                    body.velocity[axis] = 0.0;
-                }
-            }
-            for wall in &self.walls {
-                // A body centred above cannot fit on this axis: pushing it out of one wall
-                // would push it out of the world through the other (issue 7 regression).
-                let axis = if wall.normal.x != 0.0 { 0 } else { 1 };
-                if 2.0 * half[axis] > max[axis] - min[axis] {
-                    continue;
-                }
-                let depth = wall.penetration(&body.shape, body.position);
-                if depth > limit {
-                    body.position += wall.normal * (depth - limit);
-                    let into_wall = body.velocity.dot(wall.normal);
-                    if into_wall < 0.0 {
-                        body.velocity -= wall.normal * into_wall;
-                    }
-                }
-            }
-            if body.position != before {
-                braked += 1;
+                braked += usize::from(brake.apply(body));
             }
         }
         self.stats.braked = braked;
@@ -799,21 +732,25 @@ impl World {
     /// The islands of this step: union-find over the contacts between awake dynamic bodies.
     /// Walls and static bodies join no island, or everything on the floor would be one.
     /// The solver limits warm starts per island, and the sleep test uses them (§11).
+    ///
+    /// Which slots hold an awake dynamic body is read from the bodies once, in slot order,
+    /// into a flag per slot: the contacts then test two flags instead of two body slots at
+    /// scattered places.
     fn find_islands(&mut self) {
         let n = self.slots.len();
+        self.awake_dynamic.clear();
+        self.awake_dynamic
+            .extend(self.slots.iter().map(|s| s.body.as_ref().is_some_and(is_awake_dynamic)));
         self.union_find.reset(n);
         for c in &self.contacts[..self.body_contact_count] {
-            let both_dynamic = [c.a, c.b]
-                .iter()
-                .all(|&i| self.slots[i as usize].body.as_ref().is_some_and(is_awake_dynamic));
-            if both_dynamic {
+            if self.awake_dynamic[c.a as usize] && self.awake_dynamic[c.b as usize] {
                 self.union_find.union(c.a, c.b);
             }
         }
         self.island_root.clear();
         self.island_root.resize(n, u32::MAX);
-        for index in 0..n {
-            if self.slots[index].body.as_ref().is_some_and(is_awake_dynamic) {
+        for (index, &awake) in self.awake_dynamic.iter().enumerate() {
+            if awake {
                 self.island_root[index] = self.union_find.find(index as u32);
             }
         }
@@ -825,23 +762,17 @@ impl World {
     /// members are frozen and remember the island, so that it wakes as a whole (R-SLP-1..3).
     fn update_sleep(&mut self, dt: f32) {
         let (linear, angular) = (self.config.sleep_linear_speed, self.config.sleep_angular_speed);
-        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            if !is_awake_dynamic(body) {
-                continue;
-            }
-            let resting =
-                body.velocity.length() <= linear && body.angular_velocity.abs() <= angular;
-            body.rest_time = if resting && !body.held { body.rest_time + dt } else { 0.0 };
-        }
-
         let n = self.slots.len();
         self.island_rest.clear();
         self.island_rest.resize(n, f32::INFINITY);
-        for index in 0..n {
-            if let Some(body) = self.slots[index].body.as_ref().filter(|b| is_awake_dynamic(b)) {
-                let rest = &mut self.island_rest[self.island_root[index] as usize];
-                *rest = rest.min(body.rest_time);
-            }
+        // Each awake body's rest timer, and its island's least rest time, in one pass.
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) else { continue };
+            let resting =
+                body.velocity.length() <= linear && body.angular_velocity.abs() <= angular;
+            body.rest_time = if resting && !body.held { body.rest_time + dt } else { 0.0 };
+            let rest = &mut self.island_rest[self.island_root[index] as usize];
+            *rest = rest.min(body.rest_time);
         }
         let awake_islands = (0..n).filter(|&i| self.island_root[i] == i as u32).count();
         self.stats.awake_islands = awake_islands;
@@ -1493,4 +1424,93 @@ fn wake_body(body: &mut Body) {
 /// Moves under the solver this step: dynamic and not asleep.
 fn is_awake_dynamic(body: &Body) -> bool {
     body.kind == BodyKind::Dynamic && !body.sleeping
+}
+
+/// A held body heads for its target: `v = (target − position)·rate` (§13, R-DRAG-1).
+fn apply_drag(body: &mut Body, rate: f32) {
+    if body.held {
+        body.velocity = (body.drag_target - body.position) * rate;
+    }
+}
+
+/// Keeps the pose for interpolation and the velocity for restitution (§3, §7).
+fn remember_state(body: &mut Body) {
+    body.previous_position = body.position;
+    body.previous_angle = body.angle;
+    body.previous_velocity = body.velocity;
+    body.previous_angular_velocity = body.angular_velocity;
+}
+
+/// Semi-implicit Euler, first half: `v ← v + g·dt` (§3, R-INT-1), with `dv = g·dt` (only
+/// called with gravity on). Held bodies are carried by the hand and feel no gravity
+/// (R-DRAG-2); sleepers are frozen (R-SLP-3).
+fn integrate_velocity(body: &mut Body, dv: Vec2) {
+    if is_awake_dynamic(body) && !body.held {
+        body.velocity += dv;
+    }
+}
+
+/// Clamps |v| to `max_speed` and |ω| to `max_spin = max_speed / MIN_BODY_SIZE` (§12,
+/// R-TUN-1).
+fn clamp_speed(body: &mut Body, max_speed: f32, max_spin: f32) {
+    body.velocity = body.velocity.clamp_length_max(max_speed);
+    body.angular_velocity = body.angular_velocity.clamp(-max_spin, max_spin);
+}
+
+/// Semi-implicit Euler, second half: `x ← x + v·dt`, `θ ← θ + ω·dt` with the NEW velocity
+/// (§3, R-INT-1).
+fn integrate_position(body: &mut Body, dt: f32) {
+    body.position += body.velocity * dt;
+    body.angle += body.angular_velocity * dt;
+}
+
+/// The emergency brake: no body ends a step more than `limit` (`max_wall_penetration`)
+/// inside a wall (§10, R-POS-3).
+///
+/// The margin (12 px) exceeds the deepest a free body can get in one step
+/// (`max_speed·dt ≈ 10.8 px`), so ordinary impacts are always left to the solver; the
+/// brake only acts in extreme cases, such as a dragged body squeezing another into a
+/// wall. A body wider than the world is centred on that axis instead.
+struct WallBrake<'a> {
+    walls: &'a [Wall; WALL_COUNT],
+    min: Vec2,
+    max: Vec2,
+    limit: f32,
+}
+
+impl WallBrake<'_> {
+    /// Brakes one awake dynamic body; returns whether it had to be moved.
+    fn apply(&self, body: &mut Body) -> bool {
+        let (min, max, limit) = (self.min, self.max, self.limit);
+        // Strictly inside the bounds: it fits on both axes and is in no wall at all.
+        let (low, high) = body.aabb();
+        if low.cmpgt(min).all() && high.cmplt(max).all() {
+            return false;
+        }
+        let before = body.position;
+        let half = body.shape.half_size();
+        for axis in 0..2 {
+            if 2.0 * half[axis] > max[axis] - min[axis] {
+                body.position[axis] = 0.5 * (min[axis] + max[axis]);
+                body.velocity[axis] = 0.0;
+            }
+        }
+        for wall in self.walls {
+            // A body centred above cannot fit on this axis: pushing it out of one wall
+            // would push it out of the world through the other (issue 7 regression).
+            let axis = if wall.normal.x != 0.0 { 0 } else { 1 };
+            if 2.0 * half[axis] > max[axis] - min[axis] {
+                continue;
+            }
+            let depth = wall.penetration(&body.shape, body.position);
+            if depth > limit {
+                body.position += wall.normal * (depth - limit);
+                let into_wall = body.velocity.dot(wall.normal);
+                if into_wall < 0.0 {
+                    body.velocity -= wall.normal * into_wall;
+                }
+            }
+        }
+        body.position != before
+    }
 }
