@@ -59,8 +59,9 @@ pub struct ContactCache {
     /// Group g is `entries[group_start[g]..group_start[g + 1]]`.
     entries: Vec<Entry>,
     group_start: Vec<u32>,
-    /// The entries of the next step before they are dealt into their groups.
-    gathered: Vec<Entry>,
+    /// The next step's entries while they are dealt into their groups (then swapped with
+    /// `entries`, keeping both buffers).
+    spare: Vec<Entry>,
 }
 
 impl ContactCache {
@@ -94,33 +95,44 @@ impl ContactCache {
 
     /// The cache of the next step: the entries not taken out for which `keep` holds, then
     /// `fresh`, whose keys must not be among those kept (they were taken out this step).
+    /// Every key's group must lie below `slots` (the world's slot count, which never
+    /// shrinks).
     pub fn rebuild(
         &mut self,
+        slots: usize,
         keep: impl Fn(PairKey) -> bool,
-        fresh: impl Iterator<Item = (PairKey, CachedImpulse)>,
+        fresh: impl Iterator<Item = (PairKey, CachedImpulse)> + Clone,
     ) {
-        self.gathered.clear();
-        self.gathered.extend(self.entries.iter().filter(|e| !e.taken && keep(e.key)));
-        self.gathered.extend(fresh.map(|(key, impulse)| Entry { key, impulse, taken: false }));
-        let groups = self.gathered.iter().map(|e| group_of(e.key) + 1).max().unwrap_or(0);
         // Counting sort: group g's count goes to `group_start[g + 2]`, so that after the
         // prefix sum `group_start[g + 1]` is where g begins and can serve as its cursor;
         // once every entry is placed, each cursor has reached the start of the next group.
         self.group_start.clear();
-        self.group_start.resize(groups + 2, 0);
-        for e in &self.gathered {
-            self.group_start[group_of(e.key) + 2] += 1;
+        self.group_start.resize(slots + 2, 0);
+        let mut total = 0;
+        for e in &mut self.entries {
+            // An entry that is not kept is dropped like one taken out.
+            e.taken = e.taken || !keep(e.key);
+            if !e.taken {
+                self.group_start[group_of(e.key) + 2] += 1;
+                total += 1;
+            }
+        }
+        for (key, _) in fresh.clone() {
+            self.group_start[group_of(key) + 2] += 1;
+            total += 1;
         }
         for g in 2..self.group_start.len() {
             self.group_start[g] += self.group_start[g - 1];
         }
-        self.entries.clear();
-        self.entries.resize(self.gathered.len(), Entry::default());
-        for e in &self.gathered {
+        self.spare.clear();
+        self.spare.resize(total, Entry::default());
+        let kept = self.entries.iter().filter(|e| !e.taken).copied();
+        for e in kept.chain(fresh.map(|(key, impulse)| Entry { key, impulse, taken: false })) {
             let cursor = &mut self.group_start[group_of(e.key) + 1];
-            self.entries[*cursor as usize] = *e;
+            self.spare[*cursor as usize] = e;
             *cursor += 1;
         }
+        std::mem::swap(&mut self.entries, &mut self.spare);
         self.group_start.pop();
     }
 }
@@ -186,7 +198,7 @@ mod tests {
                 })
                 .collect();
             reference.extend(fresh.iter().copied());
-            cache.rebuild(keep, fresh.into_iter());
+            cache.rebuild(60, keep, fresh.into_iter());
             assert_eq!(cache.len(), reference.len(), "step {step}");
             steps += 1;
         }

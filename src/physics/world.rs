@@ -667,7 +667,7 @@ impl World {
             };
             (key, impulse)
         });
-        self.warm_start_cache.rebuild(|(a, b)| passive(a) && passive(b), fresh);
+        self.warm_start_cache.rebuild(slots.len(), |(a, b)| passive(a) && passive(b), fresh);
     }
 
     /// Clamps the speeds (§12), then semi-implicit Euler's second half with the NEW velocity
