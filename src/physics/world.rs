@@ -62,7 +62,7 @@ use std::time::{Duration, Instant};
 
 use glam::Vec2;
 
-use super::body::{Body, BodyDesc, BodyHandle, BodyKind};
+use super::body::{Body, BodyDesc, BodyHandle, BodyKind, Shape};
 use super::broad_phase::{BroadPhase, Proxy, ProxyState};
 use super::config::{ConfigError, FieldError, MIN_BODY_SIZE, PhysicsConfig};
 use super::contact_cache::{CachedImpulse, ContactCache, PairKey, WALL_GENERATION};
@@ -195,6 +195,34 @@ pub struct Island {
     pub sleeping: bool,
 }
 
+/// What the narrow phase reads of a body, packed in 40 bytes: the pairs visit bodies in
+/// sweep order, scattered over the slots, and each visit to a slot would load two cache
+/// lines of a 120-byte body for these few fields.
+#[derive(Clone, Copy, Debug)]
+struct Collider {
+    shape: Shape,
+    position: Vec2,
+    friction: f32,
+    restitution: f32,
+    /// `1 / rolling_radius`: 1/r for a circle, 0 for a rectangle (§9).
+    curvature: f32,
+    /// The body's handle bits, its warm-start key.
+    handle_bits: u64,
+}
+
+impl Default for Collider {
+    fn default() -> Self {
+        Collider {
+            shape: Shape::Circle { radius: 1.0 },
+            position: Vec2::ZERO,
+            friction: 0.0,
+            restitution: 0.0,
+            curvature: 0.0,
+            handle_bits: 0,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Slot {
     generation: u32,
@@ -219,6 +247,11 @@ pub struct World {
     body_count: usize,
     broad_phase: BroadPhase,
     proxies: Vec<Proxy>,
+    /// Per slot, what the narrow phase reads of its body (filled by `find_pairs`).
+    colliders: Vec<Collider>,
+    /// Wall contacts and their keys found by `gather_bodies`, for `collide_walls`.
+    wall_contacts: Vec<SolverContact>,
+    wall_keys: Vec<PairKey>,
     pairs: Vec<(u32, u32)>,
     /// Body–body contacts first, then wall contacts.
     contacts: Vec<SolverContact>,
@@ -238,7 +271,7 @@ pub struct World {
     resolve_order: Vec<u32>,
     bounce_targets: Vec<f32>,
     island_root: Vec<u32>,
-    /// Per slot: holds an awake dynamic body (from `find_islands` to the end of the step).
+    /// Per slot: holds an awake dynamic body (from `gather_bodies` to the end of the step).
     awake_dynamic: Vec<bool>,
     island_rest: Vec<f32>,
     island_id: Vec<u32>,
@@ -266,6 +299,9 @@ impl World {
             body_count: 0,
             broad_phase: BroadPhase::default(),
             proxies: Vec::new(),
+            colliders: Vec::new(),
+            wall_contacts: Vec::new(),
+            wall_keys: Vec::new(),
             pairs: Vec::new(),
             contacts: Vec::new(),
             body_contact_count: 0,
@@ -324,6 +360,7 @@ impl World {
 
         let (mut broad, mut narrow) = (Duration::ZERO, Duration::ZERO);
         loop {
+            self.gather_bodies(); //       proxies, colliders, awake flags, wall contacts (§5)
             self.find_pairs(); //          sweep and prune (§5)
             broad += lap(&mut clock);
             self.collide_bodies(); //      body–body contacts, warm-start lookup (§5, §6)
@@ -337,7 +374,7 @@ impl World {
         self.stats.timings.broad_phase = broad;
         self.stats.timings.narrow_phase = narrow;
 
-        self.collide_walls(); //           half-planes (§5)
+        self.collide_walls(); //           half-planes, found by `gather_bodies` (§5)
         self.find_islands(); //            union-find over body–body contacts (§11)
         self.stats.timings.walls = lap(&mut clock);
 
@@ -375,17 +412,54 @@ impl World {
         }
     }
 
-    /// Sweep and prune over all bodies; pairs without an awake dynamic body are skipped.
-    fn find_pairs(&mut self) {
+    /// One pass over the bodies for everything the contact phases read of them, so that each
+    /// 120-byte body is loaded once: the proxies of the sweep, the [`Collider`]s of the narrow
+    /// phase, the awake flags of the islands, and the contacts with the walls (§5, R-COL-6),
+    /// which `collide_walls` appends after the body–body contacts.
+    fn gather_bodies(&mut self) {
         self.proxies.clear();
+        self.colliders.clear();
+        self.awake_dynamic.clear();
+        self.wall_contacts.clear();
+        self.wall_keys.clear();
+        let walls = WallCollider {
+            walls: &self.walls,
+            min: self.bounds_min,
+            max: self.bounds_max,
+            wall_base: self.slots.len() as u32,
+            friction: self.config.wall_friction,
+            restitution: self.config.wall_restitution,
+            rolling_resistance: self.config.rolling_resistance,
+        };
         for (index, slot) in self.slots.iter().enumerate() {
-            if let Some(body) = &slot.body {
-                let (min, max) = body.aabb();
-                let state =
-                    if is_awake_dynamic(body) { ProxyState::Awake } else { ProxyState::Passive };
-                self.proxies.push(Proxy { index: index as u32, min, max, state });
+            let Some(body) = &slot.body else {
+                self.colliders.push(Collider::default());
+                self.awake_dynamic.push(false);
+                continue;
+            };
+            let (min, max) = body.aabb();
+            let awake = is_awake_dynamic(body);
+            let state = if awake { ProxyState::Awake } else { ProxyState::Passive };
+            self.proxies.push(Proxy { index: index as u32, min, max, state });
+            let handle_bits = (u64::from(slot.generation) << 32) | index as u64;
+            self.colliders.push(Collider {
+                shape: body.shape,
+                position: body.position,
+                friction: body.material.friction,
+                restitution: body.material.restitution,
+                curvature: 1.0 / body.shape.rolling_radius(),
+                handle_bits,
+            });
+            self.awake_dynamic.push(awake);
+            if awake {
+                let found = (&mut self.wall_contacts, &mut self.wall_keys);
+                walls.collide(index as u32, handle_bits, body, found);
             }
         }
+    }
+
+    /// Sweep and prune over the proxies; pairs without an awake dynamic body are skipped.
+    fn find_pairs(&mut self) {
         self.broad_phase.find_pairs(&self.proxies, &mut self.pairs);
         self.stats.pairs = self.pairs.len();
     }
@@ -395,21 +469,19 @@ impl World {
         self.contacts.clear();
         self.contact_keys.clear();
         let rolling_resistance = self.config.rolling_resistance;
+        // The broad phase pairs only slots that hold a body, so both colliders are real.
         for &(ia, ib) in &self.pairs {
-            let (Some(a), Some(b)) = (&self.slots[ia as usize].body, &self.slots[ib as usize].body)
-            else {
-                continue;
-            };
+            let (a, b) = (&self.colliders[ia as usize], &self.colliders[ib as usize]);
             let Some(m) = narrow_phase::collide(&a.shape, a.position, &b.shape, b.position) else {
                 continue;
             };
             // Friction mixes by geometric mean (a smooth partner makes the contact smooth),
             // restitution by maximum (a rubber ball bounces off a wooden block) (§7, §8).
-            let friction = narrow_phase::mixed_friction(a.material.friction, b.material.friction);
-            let restitution = a.material.restitution.max(b.material.restitution);
+            let friction = narrow_phase::mixed_friction(a.friction, b.friction);
+            let restitution = a.restitution.max(b.restitution);
             // The rolling lever is the contact's radius of curvature 1/(1/r_A + 1/r_B):
             // r for a circle on a flat side, infinite (no rolling) for two flat sides (§9).
-            let curvature = 1.0 / a.shape.rolling_radius() + 1.0 / b.shape.rolling_radius();
+            let curvature = a.curvature + b.curvature;
             let lever = if curvature > 0.0 { 1.0 / curvature } else { 0.0 };
             let contact = SolverContact::new(
                 ia,
@@ -423,7 +495,7 @@ impl World {
                 restitution,
                 rolling_resistance * lever,
             );
-            let key = (self.handle_bits(ia), self.handle_bits(ib));
+            let key = (a.handle_bits, b.handle_bits);
             self.contacts.push(contact);
             self.contact_keys.push(key);
         }
@@ -455,44 +527,11 @@ impl World {
         woke
     }
 
-    /// Contacts of awake dynamic bodies with the four half-plane walls (§5, R-COL-6).
+    /// Contacts of awake dynamic bodies with the four half-plane walls (§5, R-COL-6), found
+    /// by `gather_bodies` in slot order, after the body–body contacts.
     fn collide_walls(&mut self) {
-        let wall_base = self.slots.len() as u32;
-        let rolling_resistance = self.config.rolling_resistance;
-        let (wall_friction, wall_restitution) =
-            (self.config.wall_friction, self.config.wall_restitution);
-        for (index, slot) in self.slots.iter().enumerate() {
-            let Some(body) = &slot.body else { continue };
-            if !is_awake_dynamic(body) {
-                continue;
-            }
-            // Most bodies touch no wall: a box strictly inside the bounds touches none of the
-            // four. Exact, not an estimate: `min.x > bounds.x` is the left wall's
-            // `n·p − reach − offset > 0` with n = (1, 0), reach = hw; likewise for the others.
-            let (min, max) = body.aabb();
-            if min.cmpgt(self.bounds_min).all() && max.cmplt(self.bounds_max).all() {
-                continue;
-            }
-            for (w, wall) in self.walls.iter().enumerate() {
-                let Some(m) = wall.collide(&body.shape, body.position) else { continue };
-                let contact = SolverContact::new(
-                    wall_base + w as u32,
-                    index as u32,
-                    m.normal,
-                    m.depth,
-                    m.point,
-                    Vec2::ZERO,
-                    m.point - body.position,
-                    (wall_friction * body.material.friction).sqrt(),
-                    wall_restitution.max(body.material.restitution),
-                    rolling_resistance * body.shape.rolling_radius().min(f32::MAX),
-                );
-                let wall_key = (u64::from(WALL_GENERATION) << 32) | w as u64;
-                let body_key = (u64::from(slot.generation) << 32) | index as u64;
-                self.contacts.push(contact);
-                self.contact_keys.push((wall_key, body_key));
-            }
-        }
+        self.contacts.extend_from_slice(&self.wall_contacts);
+        self.contact_keys.extend_from_slice(&self.wall_keys);
         self.stats.wall_contacts = self.contacts.len() - self.body_contact_count;
     }
 
@@ -733,14 +772,10 @@ impl World {
     /// Walls and static bodies join no island, or everything on the floor would be one.
     /// The solver limits warm starts per island, and the sleep test uses them (§11).
     ///
-    /// Which slots hold an awake dynamic body is read from the bodies once, in slot order,
-    /// into a flag per slot: the contacts then test two flags instead of two body slots at
-    /// scattered places.
+    /// Which slots hold an awake dynamic body comes from `gather_bodies` as a flag per slot:
+    /// the contacts test two flags instead of two body slots at scattered places.
     fn find_islands(&mut self) {
         let n = self.slots.len();
-        self.awake_dynamic.clear();
-        self.awake_dynamic
-            .extend(self.slots.iter().map(|s| s.body.as_ref().is_some_and(is_awake_dynamic)));
         self.union_find.reset(n);
         for c in &self.contacts[..self.body_contact_count] {
             if self.awake_dynamic[c.a as usize] && self.awake_dynamic[c.b as usize] {
@@ -954,7 +989,7 @@ impl World {
         let turns = self.slots[index]
             .body
             .as_ref()
-            .is_some_and(|b| matches!(b.shape, super::Shape::Circle { .. }));
+            .is_some_and(|b| matches!(b.shape, Shape::Circle { .. }));
         if turns {
             self.wake_slot(index);
             if let Some(body) = self.slots[index].body.as_mut() {
@@ -1324,10 +1359,6 @@ impl World {
     // Internals
     // ----------------------------------------------------------------------------------
 
-    fn handle_bits(&self, index: u32) -> u64 {
-        (u64::from(self.slots[index as usize].generation) << 32) | u64::from(index)
-    }
-
     fn slot_of(&self, handle: BodyHandle) -> Result<usize, PhysicsError> {
         match self.slots.get(handle.index as usize) {
             Some(slot) if slot.generation == handle.generation && slot.body.is_some() => {
@@ -1512,5 +1543,55 @@ impl WallBrake<'_> {
             }
         }
         body.position != before
+    }
+}
+
+/// What the wall test needs of the world: the four half-planes and the bounds.
+struct WallCollider<'a> {
+    walls: &'a [Wall; WALL_COUNT],
+    min: Vec2,
+    max: Vec2,
+    /// Solver index of the first wall (the slot count).
+    wall_base: u32,
+    friction: f32,
+    restitution: f32,
+    rolling_resistance: f32,
+}
+
+impl WallCollider<'_> {
+    /// Appends the contacts of the awake dynamic body in slot `index` with the walls, and
+    /// their warm-start keys (§5, R-COL-6).
+    fn collide(
+        &self,
+        index: u32,
+        handle_bits: u64,
+        body: &Body,
+        (contacts, keys): (&mut Vec<SolverContact>, &mut Vec<PairKey>),
+    ) {
+        // Most bodies touch no wall: a box strictly inside the bounds touches none of the
+        // four. Exact, not an estimate: `min.x > bounds.x` is the left wall's
+        // `n·p − reach − offset > 0` with n = (1, 0), reach = hw; likewise for the others.
+        let (min, max) = body.aabb();
+        if min.cmpgt(self.min).all() && max.cmplt(self.max).all() {
+            return;
+        }
+        for (w, wall) in self.walls.iter().enumerate() {
+            let Some(m) = wall.collide(&body.shape, body.position) else { continue };
+            let contact = SolverContact::new(
+                self.wall_base + w as u32,
+                index,
+                m.normal,
+                m.depth,
+                m.point,
+                Vec2::ZERO,
+                m.point - body.position,
+                (self.friction * body.material.friction).sqrt(),
+                self.restitution.max(body.material.restitution),
+                self.rolling_resistance * body.shape.rolling_radius().min(f32::MAX),
+            );
+            let wall_key = (u64::from(WALL_GENERATION) << 32) | w as u64;
+            contacts.push(contact);
+            keys.push((wall_key, handle_bits));
+        }
     }
 }
