@@ -392,7 +392,6 @@ impl World {
         self.stats.timings.sleep = lap(&mut clock);
 
         self.stats.timings.total = start.elapsed();
-        self.count_bodies();
         self.steps += 1;
         Ok(())
     }
@@ -710,34 +709,36 @@ impl World {
     }
 
     /// Clamps the speeds (§12), then semi-implicit Euler's second half with the NEW velocity
-    /// (§3), body by body in one pass over the slots (each touches only its own body).
+    /// (§3), body by body in one pass over the slots (each touches only its own body). On
+    /// the way it copies what the projection starts from, each slot's position now and at
+    /// the step start (zero for empty slots and the walls), saving it a pass of its own.
     fn integrate_positions(&mut self, dt: f32) {
         let max_speed = self.config.max_speed;
         let max_spin = self.config.max_angular_speed();
-        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+        self.positions.clear();
+        self.start_positions.clear();
+        for slot in &mut self.slots {
+            let Some(body) = slot.body.as_mut() else {
+                self.positions.push(Vec2::ZERO);
+                self.start_positions.push(Vec2::ZERO);
+                continue;
+            };
             if is_awake_dynamic(body) {
                 clamp_speed(body, max_speed, max_spin);
                 integrate_position(body, dt);
             }
-        }
-    }
-
-    /// Position projection over all contacts (§10, R-POS-1, R-POS-2).
-    fn correct_positions(&mut self) {
-        self.positions.clear();
-        self.start_positions.clear();
-        for slot in &self.slots {
-            let (now, then) = slot
-                .body
-                .as_ref()
-                .map_or((Vec2::ZERO, Vec2::ZERO), |b| (b.position, b.previous_position));
-            self.positions.push(now);
-            self.start_positions.push(then);
+            self.positions.push(body.position);
+            self.start_positions.push(body.previous_position);
         }
         for _ in 0..WALL_COUNT {
             self.positions.push(Vec2::ZERO);
             self.start_positions.push(Vec2::ZERO);
         }
+    }
+
+    /// Position projection over all contacts (§10, R-POS-1, R-POS-2).
+    fn correct_positions(&mut self) {
+        // `positions` and `start_positions` were filled by `integrate_positions`.
         self.projection.run(
             &self.contacts,
             &mut self.positions,
@@ -800,9 +801,16 @@ impl World {
         let n = self.slots.len();
         self.island_rest.clear();
         self.island_rest.resize(n, f32::INFINITY);
-        // Each awake body's rest timer, and its island's least rest time, in one pass.
+        // Each awake body's rest timer, and its island's least rest time, in one pass that
+        // also counts the awake and the sleeping bodies for the stats.
+        let (mut awake, mut sleeping) = (0, 0);
         for (index, slot) in self.slots.iter_mut().enumerate() {
-            let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) else { continue };
+            let Some(body) = slot.body.as_mut() else { continue };
+            if !is_awake_dynamic(body) {
+                sleeping += usize::from(body.sleeping);
+                continue;
+            }
+            awake += 1;
             let resting =
                 body.velocity.length() <= linear && body.angular_velocity.abs() <= angular;
             body.rest_time = if resting && !body.held { body.rest_time + dt } else { 0.0 };
@@ -811,6 +819,8 @@ impl World {
         }
         let awake_islands = (0..n).filter(|&i| self.island_root[i] == i as u32).count();
         self.stats.awake_islands = awake_islands;
+        self.stats.bodies = self.body_count;
+        (self.stats.awake, self.stats.sleeping) = (awake, sleeping);
         if !self.config.sleeping_enabled {
             self.stats.sleeping_islands = self.sleeping_islands.len();
             return;
@@ -838,23 +848,11 @@ impl World {
                 body.velocity = Vec2::ZERO;
                 body.angular_velocity = 0.0;
                 *self.sleeping_islands.entry(id).or_insert(0) += 1;
+                self.stats.awake -= 1;
+                self.stats.sleeping += 1;
             }
         }
         self.stats.sleeping_islands = self.sleeping_islands.len();
-    }
-
-    fn count_bodies(&mut self) {
-        let (mut awake, mut sleeping) = (0, 0);
-        for body in self.slots.iter().filter_map(|s| s.body.as_ref()) {
-            if body.sleeping {
-                sleeping += 1;
-            } else if body.kind == BodyKind::Dynamic {
-                awake += 1;
-            }
-        }
-        self.stats.bodies = self.body_count;
-        self.stats.awake = awake;
-        self.stats.sleeping = sleeping;
     }
 
     // ----------------------------------------------------------------------------------
