@@ -170,9 +170,10 @@ impl BroadPhase {
     /// Deals the sorted proxies into bands (a counting sort, so each band stays in order).
     fn deal_into_bands(&mut self) {
         let (mut low, mut high, mut heights) = (f32::INFINITY, f32::NEG_INFINITY, 0.0);
+        // Compares instead of f32::min/max, which also handle NaN: the boxes are finite.
         for p in &self.sorted {
-            low = low.min(p.min.y);
-            high = high.max(p.max.y);
+            low = if p.min.y < low { p.min.y } else { low };
+            high = if p.max.y > high { p.max.y } else { high };
             heights += p.max.y - p.min.y;
         }
         let mean = heights / self.sorted.len() as f32;
@@ -192,8 +193,9 @@ impl BroadPhase {
         for p in &self.sorted {
             let (first, last) = (self.band_of(p.min.y), self.band_of(p.max.y));
             self.band_spans.push((first as u32, last as u32));
-            for band in first..=last {
-                self.band_start[band + 1] += 1;
+            // `a..b + 1`, not `a..=b`: an inclusive range carries an extra flag per step.
+            for count in &mut self.band_start[first + 1..last + 2] {
+                *count += 1;
             }
         }
         for band in 0..self.band_count {
@@ -213,9 +215,9 @@ impl BroadPhase {
                 index: p.index,
                 flags: awake | STARTS_HERE,
             };
-            for band in first as usize..=last as usize {
-                self.band_items[self.band_cursor[band]] = entry;
-                self.band_cursor[band] += 1;
+            for cursor in &mut self.band_cursor[first as usize..last as usize + 1] {
+                self.band_items[*cursor] = entry;
+                *cursor += 1;
                 entry.flags = awake;
             }
         }

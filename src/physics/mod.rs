@@ -51,6 +51,7 @@
 pub mod body;
 pub mod broad_phase;
 pub mod config;
+pub mod contact_cache;
 pub mod contact_solver;
 pub mod drag;
 pub mod math;

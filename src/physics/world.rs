@@ -58,14 +58,14 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use glam::Vec2;
 
-use super::body::{Body, BodyDesc, BodyHandle, BodyKind};
+use super::body::{Body, BodyDesc, BodyHandle, BodyKind, Shape};
 use super::broad_phase::{BroadPhase, Proxy, ProxyState};
 use super::config::{ConfigError, FieldError, MIN_BODY_SIZE, PhysicsConfig};
+use super::contact_cache::{CachedImpulse, ContactCache, PairKey, WALL_GENERATION};
 use super::contact_solver::{
     self, EnergyGuard, SolveOrder, SolverBodies, SolverBody, SolverContact,
 };
@@ -153,9 +153,9 @@ pub struct PhaseTimings {
     pub narrow_phase: Duration,
     /// Wall contacts.
     pub walls: Duration,
-    /// Sequential impulses (prepare, warm start, iterations, store) and the speed clamp.
+    /// Sequential impulses (prepare, warm start, iterations, store).
     pub solve_velocities: Duration,
-    /// Position integration.
+    /// The speed clamp and position integration (one pass over the bodies).
     pub integrate_positions: Duration,
     /// Projection and the emergency brake.
     pub correct_positions: Duration,
@@ -195,36 +195,32 @@ pub struct Island {
     pub sleeping: bool,
 }
 
-/// Hashes a pair of handle bits with one multiply per word: the keys are already
-/// well-spread integers, and the default SipHash cost more than the contact solve itself.
-#[derive(Clone, Copy, Debug, Default)]
-struct PairHasher(u64);
-
-impl Hasher for PairHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(u64::from(byte));
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
+/// What the narrow phase reads of a body, packed in 40 bytes: the pairs visit bodies in
+/// sweep order, scattered over the slots, and each visit to a slot would load two cache
+/// lines of a 120-byte body for these few fields.
+#[derive(Clone, Copy, Debug)]
+struct Collider {
+    shape: Shape,
+    position: Vec2,
+    friction: f32,
+    restitution: f32,
+    /// `1 / rolling_radius`: 1/r for a circle, 0 for a rectangle (§9).
+    curvature: f32,
+    /// The body's handle bits, its warm-start key.
+    handle_bits: u64,
 }
 
-type PairMap<V> = HashMap<(u64, u64), V, BuildHasherDefault<PairHasher>>;
-
-/// Impulses kept from one step to the next for warm starting (R-SI-2).
-#[derive(Clone, Copy, Debug)]
-struct CachedImpulse {
-    normal: Vec2,
-    normal_impulse: f32,
-    tangent_impulse: f32,
-    rolling_impulse: f32,
+impl Default for Collider {
+    fn default() -> Self {
+        Collider {
+            shape: Shape::Circle { radius: 1.0 },
+            position: Vec2::ZERO,
+            friction: 0.0,
+            restitution: 0.0,
+            curvature: 0.0,
+            handle_bits: 0,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -232,9 +228,6 @@ struct Slot {
     generation: u32,
     body: Option<Body>,
 }
-
-/// Identifies a wall in the warm-start cache (no body handle has this generation).
-const WALL_GENERATION: u32 = u32::MAX;
 
 /// The four walls in order: left, right, top, floor.
 const WALL_COUNT: usize = 4;
@@ -254,13 +247,18 @@ pub struct World {
     body_count: usize,
     broad_phase: BroadPhase,
     proxies: Vec<Proxy>,
+    /// Per slot, what the narrow phase reads of its body (filled by `find_pairs`).
+    colliders: Vec<Collider>,
+    /// Wall contacts and their keys found by `gather_bodies`, for `collide_walls`.
+    wall_contacts: Vec<SolverContact>,
+    wall_keys: Vec<PairKey>,
     pairs: Vec<(u32, u32)>,
     /// Body–body contacts first, then wall contacts.
     contacts: Vec<SolverContact>,
     body_contact_count: usize,
     /// Warm-start key of each contact: the two handles' bits.
-    contact_keys: Vec<(u64, u64)>,
-    warm_start_cache: PairMap<CachedImpulse>,
+    contact_keys: Vec<PairKey>,
+    warm_start_cache: ContactCache,
     solver: SolverBodies,
     solve_order: SolveOrder,
     positions: Vec<Vec2>,
@@ -273,6 +271,8 @@ pub struct World {
     resolve_order: Vec<u32>,
     bounce_targets: Vec<f32>,
     island_root: Vec<u32>,
+    /// Per slot: holds an awake dynamic body (from `gather_bodies` to the end of the step).
+    awake_dynamic: Vec<bool>,
     island_rest: Vec<f32>,
     island_id: Vec<u32>,
     /// Sleeping islands by id, with their member count. The members themselves carry the id
@@ -299,11 +299,14 @@ impl World {
             body_count: 0,
             broad_phase: BroadPhase::default(),
             proxies: Vec::new(),
+            colliders: Vec::new(),
+            wall_contacts: Vec::new(),
+            wall_keys: Vec::new(),
             pairs: Vec::new(),
             contacts: Vec::new(),
             body_contact_count: 0,
             contact_keys: Vec::new(),
-            warm_start_cache: PairMap::default(),
+            warm_start_cache: ContactCache::default(),
             solver: SolverBodies::default(),
             solve_order: SolveOrder::default(),
             positions: Vec::new(),
@@ -316,6 +319,7 @@ impl World {
             resolve_order: Vec::new(),
             bounce_targets: Vec::new(),
             island_root: Vec::new(),
+            awake_dynamic: Vec::new(),
             island_rest: Vec::new(),
             island_id: Vec::new(),
             sleeping_islands: HashMap::new(),
@@ -350,13 +354,13 @@ impl World {
         self.stats.braked = 0;
         self.stats.solved_again = 0;
 
-        self.apply_drag(); //              held bodies: v = (target − x)·rate (§13)
-        self.remember_state(); //          previous pose and step-start velocity (§3, §7)
-        self.integrate_velocities(dt); //  v += g·dt (§3)
+        self.start_bodies(dt); //          drag v = (target − x)·rate (§13), remember the state
+        //                                 (§3, §7), v += g·dt (§3): one pass over the bodies
         self.stats.timings.integrate_velocities = lap(&mut clock);
 
         let (mut broad, mut narrow) = (Duration::ZERO, Duration::ZERO);
         loop {
+            self.gather_bodies(); //       proxies, colliders, awake flags, wall contacts (§5)
             self.find_pairs(); //          sweep and prune (§5)
             broad += lap(&mut clock);
             self.collide_bodies(); //      body–body contacts, warm-start lookup (§5, §6)
@@ -370,75 +374,91 @@ impl World {
         self.stats.timings.broad_phase = broad;
         self.stats.timings.narrow_phase = narrow;
 
-        self.collide_walls(); //           half-planes (§5)
+        self.collide_walls(); //           half-planes, found by `gather_bodies` (§5)
         self.find_islands(); //            union-find over body–body contacts (§11)
         self.stats.timings.walls = lap(&mut clock);
 
         self.solve_velocities(dt); //      warm start, then N × (normal, friction, rolling) (§6–§9)
-        self.clamp_speeds(); //            tunnelling limit (§12)
         self.stats.timings.solve_velocities = lap(&mut clock);
 
-        self.integrate_positions(dt); //   x += v·dt, θ += ω·dt (§3)
+        self.integrate_positions(dt); //   clamp speeds (§12), then x += v·dt, θ += ω·dt (§3)
         self.stats.timings.integrate_positions = lap(&mut clock);
 
-        self.correct_positions(); //       projection, position_iterations times (§10)
-        self.brake_at_walls(); //          emergency brake (§10)
+        self.correct_positions(); //       projection, position_iterations times, then the
+        //                                 emergency brake as each body is written back (§10)
         self.stats.timings.correct_positions = lap(&mut clock);
 
         self.update_sleep(dt); //          islands by union-find (§11)
         self.stats.timings.sleep = lap(&mut clock);
 
         self.stats.timings.total = start.elapsed();
-        self.count_bodies();
         self.steps += 1;
         Ok(())
     }
 
-    /// Held bodies head for their target: `v = (target − position)·rate` (§13, R-DRAG-1).
-    fn apply_drag(&mut self) {
+    /// The first three phases of §4, body by body in one pass over the slots: each touches
+    /// only its own body, so doing them together gives the same result as three passes and
+    /// reads each body once instead of three times.
+    fn start_bodies(&mut self, dt: f32) {
         let rate = self.config.drag_rate;
+        let kick = self.gravity_enabled.then_some(self.config.gravity * dt);
         for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            if body.held {
-                body.velocity = (body.drag_target - body.position) * rate;
+            apply_drag(body, rate);
+            remember_state(body);
+            if let Some(dv) = kick {
+                integrate_velocity(body, dv);
             }
         }
     }
 
-    /// Keeps the pose for interpolation and the velocity for restitution (§3, §7).
-    fn remember_state(&mut self) {
-        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            body.previous_position = body.position;
-            body.previous_angle = body.angle;
-            body.previous_velocity = body.velocity;
-            body.previous_angular_velocity = body.angular_velocity;
-        }
-    }
-
-    /// Semi-implicit Euler, first half: `v ← v + g·dt` (§3, R-INT-1). Held bodies are carried
-    /// by the hand and feel no gravity (R-DRAG-2); sleepers are frozen (R-SLP-3).
-    fn integrate_velocities(&mut self, dt: f32) {
-        if !self.gravity_enabled {
-            return;
-        }
-        let dv = self.config.gravity * dt;
-        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            if is_awake_dynamic(body) && !body.held {
-                body.velocity += dv;
-            }
-        }
-    }
-
-    /// Sweep and prune over all bodies; pairs without an awake dynamic body are skipped.
-    fn find_pairs(&mut self) {
+    /// One pass over the bodies for everything the contact phases read of them, so that each
+    /// 120-byte body is loaded once: the proxies of the sweep, the [`Collider`]s of the narrow
+    /// phase, the awake flags of the islands, and the contacts with the walls (§5, R-COL-6),
+    /// which `collide_walls` appends after the body–body contacts.
+    fn gather_bodies(&mut self) {
         self.proxies.clear();
+        self.colliders.clear();
+        self.awake_dynamic.clear();
+        self.wall_contacts.clear();
+        self.wall_keys.clear();
+        let walls = WallCollider {
+            walls: &self.walls,
+            min: self.bounds_min,
+            max: self.bounds_max,
+            wall_base: self.slots.len() as u32,
+            friction: self.config.wall_friction,
+            restitution: self.config.wall_restitution,
+            rolling_resistance: self.config.rolling_resistance,
+        };
         for (index, slot) in self.slots.iter().enumerate() {
-            if let Some(body) = &slot.body {
-                let (min, max) = body.aabb();
-                let state =
-                    if is_awake_dynamic(body) { ProxyState::Awake } else { ProxyState::Passive };
-                self.proxies.push(Proxy { index: index as u32, min, max, state });
+            let Some(body) = &slot.body else {
+                self.colliders.push(Collider::default());
+                self.awake_dynamic.push(false);
+                continue;
+            };
+            let (min, max) = body.aabb();
+            let awake = is_awake_dynamic(body);
+            let state = if awake { ProxyState::Awake } else { ProxyState::Passive };
+            self.proxies.push(Proxy { index: index as u32, min, max, state });
+            let handle_bits = (u64::from(slot.generation) << 32) | index as u64;
+            self.colliders.push(Collider {
+                shape: body.shape,
+                position: body.position,
+                friction: body.material.friction,
+                restitution: body.material.restitution,
+                curvature: 1.0 / body.shape.rolling_radius(),
+                handle_bits,
+            });
+            self.awake_dynamic.push(awake);
+            if awake {
+                let found = (&mut self.wall_contacts, &mut self.wall_keys);
+                walls.collide(index as u32, handle_bits, body, found);
             }
         }
+    }
+
+    /// Sweep and prune over the proxies; pairs without an awake dynamic body are skipped.
+    fn find_pairs(&mut self) {
         self.broad_phase.find_pairs(&self.proxies, &mut self.pairs);
         self.stats.pairs = self.pairs.len();
     }
@@ -448,21 +468,19 @@ impl World {
         self.contacts.clear();
         self.contact_keys.clear();
         let rolling_resistance = self.config.rolling_resistance;
+        // The broad phase pairs only slots that hold a body, so both colliders are real.
         for &(ia, ib) in &self.pairs {
-            let (Some(a), Some(b)) = (&self.slots[ia as usize].body, &self.slots[ib as usize].body)
-            else {
-                continue;
-            };
+            let (a, b) = (&self.colliders[ia as usize], &self.colliders[ib as usize]);
             let Some(m) = narrow_phase::collide(&a.shape, a.position, &b.shape, b.position) else {
                 continue;
             };
             // Friction mixes by geometric mean (a smooth partner makes the contact smooth),
             // restitution by maximum (a rubber ball bounces off a wooden block) (§7, §8).
-            let friction = narrow_phase::mixed_friction(a.material.friction, b.material.friction);
-            let restitution = a.material.restitution.max(b.material.restitution);
+            let friction = narrow_phase::mixed_friction(a.friction, b.friction);
+            let restitution = a.restitution.max(b.restitution);
             // The rolling lever is the contact's radius of curvature 1/(1/r_A + 1/r_B):
             // r for a circle on a flat side, infinite (no rolling) for two flat sides (§9).
-            let curvature = 1.0 / a.shape.rolling_radius() + 1.0 / b.shape.rolling_radius();
+            let curvature = a.curvature + b.curvature;
             let lever = if curvature > 0.0 { 1.0 / curvature } else { 0.0 };
             let contact = SolverContact::new(
                 ia,
@@ -476,7 +494,7 @@ impl World {
                 restitution,
                 rolling_resistance * lever,
             );
-            let key = (self.handle_bits(ia), self.handle_bits(ib));
+            let key = (a.handle_bits, b.handle_bits);
             self.contacts.push(contact);
             self.contact_keys.push(key);
         }
@@ -508,44 +526,11 @@ impl World {
         woke
     }
 
-    /// Contacts of awake dynamic bodies with the four half-plane walls (§5, R-COL-6).
+    /// Contacts of awake dynamic bodies with the four half-plane walls (§5, R-COL-6), found
+    /// by `gather_bodies` in slot order, after the body–body contacts.
     fn collide_walls(&mut self) {
-        let wall_base = self.slots.len() as u32;
-        let rolling_resistance = self.config.rolling_resistance;
-        let (wall_friction, wall_restitution) =
-            (self.config.wall_friction, self.config.wall_restitution);
-        for (index, slot) in self.slots.iter().enumerate() {
-            let Some(body) = &slot.body else { continue };
-            if !is_awake_dynamic(body) {
-                continue;
-            }
-            // Most bodies touch no wall: a box strictly inside the bounds touches none of the
-            // four. Exact, not an estimate: `min.x > bounds.x` is the left wall's
-            // `n·p − reach − offset > 0` with n = (1, 0), reach = hw; likewise for the others.
-            let (min, max) = body.aabb();
-            if min.cmpgt(self.bounds_min).all() && max.cmplt(self.bounds_max).all() {
-                continue;
-            }
-            for (w, wall) in self.walls.iter().enumerate() {
-                let Some(m) = wall.collide(&body.shape, body.position) else { continue };
-                let contact = SolverContact::new(
-                    wall_base + w as u32,
-                    index as u32,
-                    m.normal,
-                    m.depth,
-                    m.point,
-                    Vec2::ZERO,
-                    m.point - body.position,
-                    (wall_friction * body.material.friction).sqrt(),
-                    wall_restitution.max(body.material.restitution),
-                    rolling_resistance * body.shape.rolling_radius().min(f32::MAX),
-                );
-                let wall_key = (u64::from(WALL_GENERATION) << 32) | w as u64;
-                let body_key = (u64::from(slot.generation) << 32) | index as u64;
-                self.contacts.push(contact);
-                self.contact_keys.push((wall_key, body_key));
-            }
-        }
+        self.contacts.extend_from_slice(&self.wall_contacts);
+        self.contact_keys.extend_from_slice(&self.wall_keys);
         self.stats.wall_contacts = self.contacts.len() - self.body_contact_count;
     }
 
@@ -711,59 +696,49 @@ impl World {
                         && s.body.as_ref().is_some_and(|b| !is_awake_dynamic(b))
                 })
         };
-        self.warm_start_cache.retain(|&(a, b), _| passive(a) && passive(b));
-        for (c, key) in self.contacts.iter().zip(&self.contact_keys) {
-            self.warm_start_cache.insert(
-                *key,
-                CachedImpulse {
-                    normal: c.normal,
-                    normal_impulse: c.normal_impulse,
-                    tangent_impulse: c.tangent_impulse,
-                    rolling_impulse: c.rolling_impulse,
-                },
-            );
-        }
+        let fresh = self.contacts.iter().zip(&self.contact_keys).map(|(c, &key)| {
+            let impulse = CachedImpulse {
+                normal: c.normal,
+                normal_impulse: c.normal_impulse,
+                tangent_impulse: c.tangent_impulse,
+                rolling_impulse: c.rolling_impulse,
+            };
+            (key, impulse)
+        });
+        self.warm_start_cache.rebuild(slots.len(), |(a, b)| passive(a) && passive(b), fresh);
     }
 
-    /// Clamps |v| to `max_speed` and |ω| to `max_speed / MIN_BODY_SIZE` (§12, R-TUN-1).
-    fn clamp_speeds(&mut self) {
+    /// Clamps the speeds (§12), then semi-implicit Euler's second half with the NEW velocity
+    /// (§3), body by body in one pass over the slots (each touches only its own body). On
+    /// the way it copies what the projection starts from, each slot's position now and at
+    /// the step start (zero for empty slots and the walls), saving it a pass of its own.
+    fn integrate_positions(&mut self, dt: f32) {
         let max_speed = self.config.max_speed;
         let max_spin = self.config.max_angular_speed();
-        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            if is_awake_dynamic(body) {
-                body.velocity = body.velocity.clamp_length_max(max_speed);
-                body.angular_velocity = body.angular_velocity.clamp(-max_spin, max_spin);
-            }
-        }
-    }
-
-    /// Semi-implicit Euler, second half: `x ← x + v·dt`, `θ ← θ + ω·dt` with the NEW
-    /// velocity (§3, R-INT-1).
-    fn integrate_positions(&mut self, dt: f32) {
-        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            if is_awake_dynamic(body) {
-                body.position += body.velocity * dt;
-                body.angle += body.angular_velocity * dt;
-            }
-        }
-    }
-
-    /// Position projection over all contacts (§10, R-POS-1, R-POS-2).
-    fn correct_positions(&mut self) {
         self.positions.clear();
         self.start_positions.clear();
-        for slot in &self.slots {
-            let (now, then) = slot
-                .body
-                .as_ref()
-                .map_or((Vec2::ZERO, Vec2::ZERO), |b| (b.position, b.previous_position));
-            self.positions.push(now);
-            self.start_positions.push(then);
+        for slot in &mut self.slots {
+            let Some(body) = slot.body.as_mut() else {
+                self.positions.push(Vec2::ZERO);
+                self.start_positions.push(Vec2::ZERO);
+                continue;
+            };
+            if is_awake_dynamic(body) {
+                clamp_speed(body, max_speed, max_spin);
+                integrate_position(body, dt);
+            }
+            self.positions.push(body.position);
+            self.start_positions.push(body.previous_position);
         }
         for _ in 0..WALL_COUNT {
             self.positions.push(Vec2::ZERO);
             self.start_positions.push(Vec2::ZERO);
         }
+    }
+
+    /// Position projection over all contacts (§10, R-POS-1, R-POS-2).
+    fn correct_positions(&mut self) {
+        // `positions` and `start_positions` were filled by `integrate_positions`.
         self.projection.run(
             &self.contacts,
             &mut self.positions,
@@ -776,58 +751,19 @@ impl World {
                 max_correction: self.config.max_position_correction,
             },
         );
+        // The brake reads only its own body's projected position: it runs as each body is
+        // written back, saving a pass over the bodies.
+        let brake = WallBrake {
+            walls: &self.walls,
+            min: self.bounds_min,
+            max: self.bounds_max,
+            limit: self.config.max_wall_penetration,
+        };
+        let mut braked = 0;
         for (index, slot) in self.slots.iter_mut().enumerate() {
             if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
                 body.position = self.positions[index];
-            }
-        }
-    }
-
-    /// No body ends a step more than `max_wall_penetration` inside a wall (§10, R-POS-3).
-    ///
-    /// The margin (12 px) exceeds the deepest a free body can get in one step
-    /// (`max_speed·dt ≈ 10.8 px`), so ordinary impacts are always left to the solver; the
-    /// brake only acts in extreme cases, such as a dragged body squeezing another into a
-    /// wall. A body wider than the world is centred on that axis instead.
-    fn brake_at_walls(&mut self) {
-        let limit = self.config.max_wall_penetration;
-        let (min, max) = (self.bounds_min, self.bounds_max);
-        let mut braked = 0;
-        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            if !is_awake_dynamic(body) {
-                continue;
-            }
-            // Strictly inside the bounds: it fits on both axes and is in no wall at all.
-            let (low, high) = body.aabb();
-            if low.cmpgt(min).all() && high.cmplt(max).all() {
-                continue;
-            }
-            let before = body.position;
-            let half = body.shape.half_size();
-            for axis in 0..2 {
-                if 2.0 * half[axis] > max[axis] - min[axis] {
-                    body.position[axis] = 0.5 * (min[axis] + max[axis]);
-                    body.velocity[axis] = 0.0;
-                }
-            }
-            for wall in &self.walls {
-                // A body centred above cannot fit on this axis: pushing it out of one wall
-                // would push it out of the world through the other (issue 7 regression).
-                let axis = if wall.normal.x != 0.0 { 0 } else { 1 };
-                if 2.0 * half[axis] > max[axis] - min[axis] {
-                    continue;
-                }
-                let depth = wall.penetration(&body.shape, body.position);
-                if depth > limit {
-                    body.position += wall.normal * (depth - limit);
-                    let into_wall = body.velocity.dot(wall.normal);
-                    if into_wall < 0.0 {
-                        body.velocity -= wall.normal * into_wall;
-                    }
-                }
-            }
-            if body.position != before {
-                braked += 1;
+                braked += usize::from(brake.apply(body));
             }
         }
         self.stats.braked = braked;
@@ -836,21 +772,21 @@ impl World {
     /// The islands of this step: union-find over the contacts between awake dynamic bodies.
     /// Walls and static bodies join no island, or everything on the floor would be one.
     /// The solver limits warm starts per island, and the sleep test uses them (§11).
+    ///
+    /// Which slots hold an awake dynamic body comes from `gather_bodies` as a flag per slot:
+    /// the contacts test two flags instead of two body slots at scattered places.
     fn find_islands(&mut self) {
         let n = self.slots.len();
         self.union_find.reset(n);
         for c in &self.contacts[..self.body_contact_count] {
-            let both_dynamic = [c.a, c.b]
-                .iter()
-                .all(|&i| self.slots[i as usize].body.as_ref().is_some_and(is_awake_dynamic));
-            if both_dynamic {
+            if self.awake_dynamic[c.a as usize] && self.awake_dynamic[c.b as usize] {
                 self.union_find.union(c.a, c.b);
             }
         }
         self.island_root.clear();
         self.island_root.resize(n, u32::MAX);
-        for index in 0..n {
-            if self.slots[index].body.as_ref().is_some_and(is_awake_dynamic) {
+        for (index, &awake) in self.awake_dynamic.iter().enumerate() {
+            if awake {
                 self.island_root[index] = self.union_find.find(index as u32);
             }
         }
@@ -862,26 +798,29 @@ impl World {
     /// members are frozen and remember the island, so that it wakes as a whole (R-SLP-1..3).
     fn update_sleep(&mut self, dt: f32) {
         let (linear, angular) = (self.config.sleep_linear_speed, self.config.sleep_angular_speed);
-        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            if !is_awake_dynamic(body) {
-                continue;
-            }
-            let resting =
-                body.velocity.length() <= linear && body.angular_velocity.abs() <= angular;
-            body.rest_time = if resting && !body.held { body.rest_time + dt } else { 0.0 };
-        }
-
         let n = self.slots.len();
         self.island_rest.clear();
         self.island_rest.resize(n, f32::INFINITY);
-        for index in 0..n {
-            if let Some(body) = self.slots[index].body.as_ref().filter(|b| is_awake_dynamic(b)) {
-                let rest = &mut self.island_rest[self.island_root[index] as usize];
-                *rest = rest.min(body.rest_time);
+        // Each awake body's rest timer, and its island's least rest time, in one pass that
+        // also counts the awake and the sleeping bodies for the stats.
+        let (mut awake, mut sleeping) = (0, 0);
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            let Some(body) = slot.body.as_mut() else { continue };
+            if !is_awake_dynamic(body) {
+                sleeping += usize::from(body.sleeping);
+                continue;
             }
+            awake += 1;
+            let resting =
+                body.velocity.length() <= linear && body.angular_velocity.abs() <= angular;
+            body.rest_time = if resting && !body.held { body.rest_time + dt } else { 0.0 };
+            let rest = &mut self.island_rest[self.island_root[index] as usize];
+            *rest = rest.min(body.rest_time);
         }
         let awake_islands = (0..n).filter(|&i| self.island_root[i] == i as u32).count();
         self.stats.awake_islands = awake_islands;
+        self.stats.bodies = self.body_count;
+        (self.stats.awake, self.stats.sleeping) = (awake, sleeping);
         if !self.config.sleeping_enabled {
             self.stats.sleeping_islands = self.sleeping_islands.len();
             return;
@@ -909,23 +848,11 @@ impl World {
                 body.velocity = Vec2::ZERO;
                 body.angular_velocity = 0.0;
                 *self.sleeping_islands.entry(id).or_insert(0) += 1;
+                self.stats.awake -= 1;
+                self.stats.sleeping += 1;
             }
         }
         self.stats.sleeping_islands = self.sleeping_islands.len();
-    }
-
-    fn count_bodies(&mut self) {
-        let (mut awake, mut sleeping) = (0, 0);
-        for body in self.slots.iter().filter_map(|s| s.body.as_ref()) {
-            if body.sleeping {
-                sleeping += 1;
-            } else if body.kind == BodyKind::Dynamic {
-                awake += 1;
-            }
-        }
-        self.stats.bodies = self.body_count;
-        self.stats.awake = awake;
-        self.stats.sleeping = sleeping;
     }
 
     // ----------------------------------------------------------------------------------
@@ -1060,7 +987,7 @@ impl World {
         let turns = self.slots[index]
             .body
             .as_ref()
-            .is_some_and(|b| matches!(b.shape, super::Shape::Circle { .. }));
+            .is_some_and(|b| matches!(b.shape, Shape::Circle { .. }));
         if turns {
             self.wake_slot(index);
             if let Some(body) = self.slots[index].body.as_mut() {
@@ -1430,10 +1357,6 @@ impl World {
     // Internals
     // ----------------------------------------------------------------------------------
 
-    fn handle_bits(&self, index: u32) -> u64 {
-        (u64::from(self.slots[index as usize].generation) << 32) | u64::from(index)
-    }
-
     fn slot_of(&self, handle: BodyHandle) -> Result<usize, PhysicsError> {
         match self.slots.get(handle.index as usize) {
             Some(slot) if slot.generation == handle.generation && slot.body.is_some() => {
@@ -1530,4 +1453,143 @@ fn wake_body(body: &mut Body) {
 /// Moves under the solver this step: dynamic and not asleep.
 fn is_awake_dynamic(body: &Body) -> bool {
     body.kind == BodyKind::Dynamic && !body.sleeping
+}
+
+/// A held body heads for its target: `v = (target − position)·rate` (§13, R-DRAG-1).
+fn apply_drag(body: &mut Body, rate: f32) {
+    if body.held {
+        body.velocity = (body.drag_target - body.position) * rate;
+    }
+}
+
+/// Keeps the pose for interpolation and the velocity for restitution (§3, §7).
+fn remember_state(body: &mut Body) {
+    body.previous_position = body.position;
+    body.previous_angle = body.angle;
+    body.previous_velocity = body.velocity;
+    body.previous_angular_velocity = body.angular_velocity;
+}
+
+/// Semi-implicit Euler, first half: `v ← v + g·dt` (§3, R-INT-1), with `dv = g·dt` (only
+/// called with gravity on). Held bodies are carried by the hand and feel no gravity
+/// (R-DRAG-2); sleepers are frozen (R-SLP-3).
+fn integrate_velocity(body: &mut Body, dv: Vec2) {
+    if is_awake_dynamic(body) && !body.held {
+        body.velocity += dv;
+    }
+}
+
+/// Clamps |v| to `max_speed` and |ω| to `max_spin = max_speed / MIN_BODY_SIZE` (§12,
+/// R-TUN-1).
+fn clamp_speed(body: &mut Body, max_speed: f32, max_spin: f32) {
+    body.velocity = body.velocity.clamp_length_max(max_speed);
+    body.angular_velocity = body.angular_velocity.clamp(-max_spin, max_spin);
+}
+
+/// Semi-implicit Euler, second half: `x ← x + v·dt`, `θ ← θ + ω·dt` with the NEW velocity
+/// (§3, R-INT-1).
+fn integrate_position(body: &mut Body, dt: f32) {
+    body.position += body.velocity * dt;
+    body.angle += body.angular_velocity * dt;
+}
+
+/// The emergency brake: no body ends a step more than `limit` (`max_wall_penetration`)
+/// inside a wall (§10, R-POS-3).
+///
+/// The margin (12 px) exceeds the deepest a free body can get in one step
+/// (`max_speed·dt ≈ 10.8 px`), so ordinary impacts are always left to the solver; the
+/// brake only acts in extreme cases, such as a dragged body squeezing another into a
+/// wall. A body wider than the world is centred on that axis instead.
+struct WallBrake<'a> {
+    walls: &'a [Wall; WALL_COUNT],
+    min: Vec2,
+    max: Vec2,
+    limit: f32,
+}
+
+impl WallBrake<'_> {
+    /// Brakes one awake dynamic body; returns whether it had to be moved.
+    fn apply(&self, body: &mut Body) -> bool {
+        let (min, max, limit) = (self.min, self.max, self.limit);
+        // Strictly inside the bounds: it fits on both axes and is in no wall at all.
+        let (low, high) = body.aabb();
+        if low.cmpgt(min).all() && high.cmplt(max).all() {
+            return false;
+        }
+        let before = body.position;
+        let half = body.shape.half_size();
+        for axis in 0..2 {
+            if 2.0 * half[axis] > max[axis] - min[axis] {
+                body.position[axis] = 0.5 * (min[axis] + max[axis]);
+                body.velocity[axis] = 0.0;
+            }
+        }
+        for wall in self.walls {
+            // A body centred above cannot fit on this axis: pushing it out of one wall
+            // would push it out of the world through the other (issue 7 regression).
+            let axis = if wall.normal.x != 0.0 { 0 } else { 1 };
+            if 2.0 * half[axis] > max[axis] - min[axis] {
+                continue;
+            }
+            let depth = wall.penetration(&body.shape, body.position);
+            if depth > limit {
+                body.position += wall.normal * (depth - limit);
+                let into_wall = body.velocity.dot(wall.normal);
+                if into_wall < 0.0 {
+                    body.velocity -= wall.normal * into_wall;
+                }
+            }
+        }
+        body.position != before
+    }
+}
+
+/// What the wall test needs of the world: the four half-planes and the bounds.
+struct WallCollider<'a> {
+    walls: &'a [Wall; WALL_COUNT],
+    min: Vec2,
+    max: Vec2,
+    /// Solver index of the first wall (the slot count).
+    wall_base: u32,
+    friction: f32,
+    restitution: f32,
+    rolling_resistance: f32,
+}
+
+impl WallCollider<'_> {
+    /// Appends the contacts of the awake dynamic body in slot `index` with the walls, and
+    /// their warm-start keys (§5, R-COL-6).
+    fn collide(
+        &self,
+        index: u32,
+        handle_bits: u64,
+        body: &Body,
+        (contacts, keys): (&mut Vec<SolverContact>, &mut Vec<PairKey>),
+    ) {
+        // Most bodies touch no wall: a box strictly inside the bounds touches none of the
+        // four. Exact, not an estimate: `min.x > bounds.x` is the left wall's
+        // `n·p − reach − offset > 0` with n = (1, 0), reach = hw; likewise for the others.
+        let (min, max) = body.aabb();
+        if min.cmpgt(self.min).all() && max.cmplt(self.max).all() {
+            return;
+        }
+        for (w, wall) in self.walls.iter().enumerate() {
+            let Some(m) = wall.collide(&body.shape, body.position) else { continue };
+            let contact = SolverContact::new(
+                self.wall_base + w as u32,
+                index,
+                m.normal,
+                m.depth,
+                m.point,
+                Vec2::ZERO,
+                m.point - body.position,
+                (self.friction * body.material.friction).sqrt(),
+                self.restitution.max(body.material.restitution),
+                self.rolling_resistance * body.shape.rolling_radius().min(f32::MAX),
+            );
+            let wall_key = (u64::from(WALL_GENERATION) << 32) | w as u64;
+            contacts.push(contact);
+            keys.push((wall_key, handle_bits));
+        }
+    }
 }
