@@ -820,6 +820,28 @@ mod tests {
     /// velocities and impulses must be bit-equal (not merely close); the sets cover both
     /// group kinds, partly filled groups, immovable bodies shared between lanes, held bodies,
     /// bounce targets, and the overflow colour.
+    /// The world's fused pass equals `warm_start`, then `build`: the same velocities to the
+    /// bit, the same colours and counts.
+    #[test]
+    fn warm_start_and_build_equals_warm_start_then_build() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for (body_count, contact_count, hub) in [(3, 5, 0), (40, 100, 0), (120, 400, 3)] {
+            let bodies = random_bodies(&mut rng, body_count);
+            let contacts = random_contacts(&mut rng, body_count, contact_count, hub);
+            let (mut reference, mut fused) = (bodies.bodies.clone(), bodies.bodies.clone());
+            let (mut reference_order, mut fused_order) =
+                (SolveOrder::default(), SolveOrder::default());
+            warm_start(&contacts, &mut reference);
+            reference_order.build(&contacts, &reference);
+            fused_order.warm_start_and_build(&contacts, &mut fused);
+            let bits =
+                |b: &SolverBody| [b.velocity.x, b.velocity.y, b.angular_velocity].map(f32::to_bits);
+            assert!(reference.iter().map(bits).eq(fused.iter().map(bits)));
+            assert_eq!(reference_order.colours(), fused_order.colours());
+            assert_eq!(reference_order.order(), fused_order.order());
+        }
+    }
+
     #[test]
     fn wide_passes_equal_the_reference_bit_for_bit() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
