@@ -232,6 +232,42 @@ impl LinearGroup {
         }
     }
 
+    /// Makes `lane` a dummy lane, as in [`dummy`](Self::dummy). The pattern names every
+    /// field, so that a new field cannot be forgotten.
+    fn set_dummy_lane(&mut self, lane: usize, sink: u32) {
+        let LinearGroup {
+            a,
+            b,
+            store_a,
+            store_b,
+            normal_x,
+            normal_y,
+            inverse_mass_a,
+            inverse_mass_b,
+            normal_mass,
+            friction,
+            bounce,
+            normal_impulse,
+            tangent_impulse,
+        } = self;
+        for index in [a, b, store_a, store_b] {
+            index[lane] = sink;
+        }
+        for value in [
+            normal_x,
+            normal_y,
+            inverse_mass_a,
+            inverse_mass_b,
+            normal_mass,
+            friction,
+            bounce,
+            normal_impulse,
+            tangent_impulse,
+        ] {
+            value[lane] = 0.0;
+        }
+    }
+
     /// The effective masses of the four contacts from their inverse masses, as the scalar
     /// `prepare`: `1/K` with `K = 1/m_A + 1/m_B` (see [`normal_mass`](Self::normal_mass)),
     /// 0 where `K = 0` (two immovable bodies, dummy lanes).
@@ -349,6 +385,62 @@ impl RollingGroup {
             store_a: [sink; LANES],
             store_b: [sink; LANES],
             ..RollingGroup::default()
+        }
+    }
+
+    /// Makes `lane` a dummy lane, as in [`dummy`](Self::dummy). The pattern names every
+    /// field, so that a new field cannot be forgotten.
+    fn set_dummy_lane(&mut self, lane: usize, sink: u32) {
+        let RollingGroup {
+            a,
+            b,
+            store_a,
+            store_b,
+            normal_x,
+            normal_y,
+            normal_lever_a,
+            normal_lever_b,
+            tangent_lever_a,
+            tangent_lever_b,
+            inverse_mass_a,
+            inverse_mass_b,
+            inverse_inertia_a,
+            inverse_inertia_b,
+            normal_mass,
+            tangent_mass,
+            rolling_mass,
+            friction,
+            rolling_limit,
+            bounce,
+            normal_impulse,
+            tangent_impulse,
+            rolling_impulse,
+        } = self;
+        for index in [a, b, store_a, store_b] {
+            index[lane] = sink;
+        }
+        for value in [
+            normal_x,
+            normal_y,
+            normal_lever_a,
+            normal_lever_b,
+            tangent_lever_a,
+            tangent_lever_b,
+            inverse_mass_a,
+            inverse_mass_b,
+            inverse_inertia_a,
+            inverse_inertia_b,
+            normal_mass,
+            tangent_mass,
+            rolling_mass,
+            friction,
+            rolling_limit,
+            bounce,
+            normal_impulse,
+            tangent_impulse,
+            rolling_impulse,
+        ] {
+            value[lane] = 0.0;
         }
     }
 
@@ -553,14 +645,43 @@ impl WideContacts {
             (linear_groups + overflow_linear) as usize,
             (rolling_groups + overflow_rolling) as usize,
         );
-        self.linear.clear();
+        // The groups keep last step's contents: filling every group with dummies first cost a
+        // copy of the whole group per group. Instead every lane is written once, below: a
+        // contact's lanes in the loop over the contacts, the dummy lanes (the tail of each
+        // colour's last group, lanes 1.. of each overflow group) here. The check after the
+        // loop makes sure that each colour got exactly its count of contacts, so no lane keeps
+        // an index of an earlier step (which [`solve`](Self::solve) relies on).
         self.linear.resize(linear_total, LinearGroup::dummy(sink));
-        self.linear_contacts.clear();
         self.linear_contacts.resize(linear_total, [NO_CONTACT; LANES]);
-        self.rolling.clear();
         self.rolling.resize(rolling_total, RollingGroup::dummy(sink));
-        self.rolling_contacts.clear();
         self.rolling_contacts.resize(rolling_total, [NO_CONTACT; LANES]);
+        for (&[linear, rolling], &[linear_start, rolling_start]) in
+            wide_colours.iter().zip(&self.next_lane)
+        {
+            let (linear_end, rolling_end) = (linear_start + linear, rolling_start + rolling);
+            for slot in linear_end..linear_end.next_multiple_of(LANES as u32) {
+                let (group, lane) = (slot as usize / LANES, slot as usize % LANES);
+                self.linear[group].set_dummy_lane(lane, sink);
+                self.linear_contacts[group][lane] = NO_CONTACT;
+            }
+            for slot in rolling_end..rolling_end.next_multiple_of(LANES as u32) {
+                let (group, lane) = (slot as usize / LANES, slot as usize % LANES);
+                self.rolling[group].set_dummy_lane(lane, sink);
+                self.rolling_contacts[group][lane] = NO_CONTACT;
+            }
+        }
+        for group in linear_groups as usize..linear_total {
+            for lane in 1..LANES {
+                self.linear[group].set_dummy_lane(lane, sink);
+                self.linear_contacts[group][lane] = NO_CONTACT;
+            }
+        }
+        for group in rolling_groups as usize..rolling_total {
+            for lane in 1..LANES {
+                self.rolling[group].set_dummy_lane(lane, sink);
+                self.rolling_contacts[group][lane] = NO_CONTACT;
+            }
+        }
 
         // The gather index and the store index of a body.
         let targets =
@@ -621,6 +742,16 @@ impl WideContacts {
                 self.linear_contacts[group][lane] = index;
             }
         }
+        // Every colour filled exactly its lanes, and the overflow exactly its groups: then
+        // every lane was written this step (see above). Counts that do not match the colours
+        // stop here, before a group with a stale index could be solved.
+        let mut start = [0, 0];
+        for (&[linear, rolling], next) in wide_colours.iter().zip(&self.next_lane) {
+            assert_eq!(*next, [start[0] + linear, start[1] + rolling], "colour counts");
+            start[0] += linear.next_multiple_of(LANES as u32);
+            start[1] += rolling.next_multiple_of(LANES as u32);
+        }
+        assert_eq!(overflow_next, [linear_total as u32, rolling_total as u32], "overflow count");
         for group in &mut self.linear {
             group.set_masses();
         }
@@ -646,6 +777,10 @@ impl WideContacts {
     ///   contact's `c.a` or `c.b`, which `load` has used to index `bodies.bodies` (a checked
     ///   index, which panics before the group is written if it is out of range), so it is
     ///   less than `bodies.len()`;
+    /// * `load` writes every lane of every group it keeps (the groups keep last step's
+    ///   contents, whose indices may be out of range now): the contacts' lanes and the dummy
+    ///   lanes, and it asserts that each colour received exactly its count of contacts,
+    ///   which is what makes the contacts' lanes exactly the lanes that are not dummies;
     /// * before the first `load` (`WideContacts::default()`) there are no groups.
     pub fn solve(&mut self) {
         let velocities = &mut self.velocities[..];
