@@ -134,6 +134,10 @@ impl BroadPhase {
         self.deal_into_bands();
         // `pairs` is the write buffer: each candidate is written at `found`, which advances
         // only past hits. It grows when full, and is cut to the hits at the end.
+        // Worked on as a local, so that its length and pointer stay in registers: behind the
+        // `&mut`, every write to the buffer could change them, and they were reloaded per
+        // candidate.
+        let mut out = std::mem::take(pairs);
         let mut found = 0;
         for band in 0..self.band_count {
             let items = &self.band_items[self.band_start[band]..self.band_start[band + 1]];
@@ -144,18 +148,19 @@ impl BroadPhase {
                     if b.min_x > a.max_x {
                         break;
                     }
-                    if found == pairs.len() {
-                        pairs.resize((2 * found).max(64), (0, 0));
+                    if found == out.len() {
+                        out.resize((2 * found).max(64), (0, 0));
                     }
                     let hit = (a.min_y <= b.max_y)
                         & (b.min_y <= a.max_y)
                         & ((a.flags | b.flags) & REPORTED == REPORTED);
-                    pairs[found] = (a.index.min(b.index), a.index.max(b.index));
+                    out[found] = (a.index.min(b.index), a.index.max(b.index));
                     found += usize::from(hit);
                 }
             }
         }
-        pairs.truncate(found);
+        out.truncate(found);
+        *pairs = out;
     }
 
     /// The band holding height `y`. It never decreases as `y` grows (each step rounds

@@ -304,10 +304,16 @@ pub(crate) fn set_levers_and_bounce(
 /// Applies the accumulated impulses carried over from the last step (R-SI-2).
 pub fn warm_start(contacts: &[SolverContact], bodies: &mut [SolverBody]) {
     for c in contacts {
-        let p = c.normal * c.normal_impulse + tangent(c.normal) * c.tangent_impulse;
-        bodies[c.a as usize].apply(-1.0, c.r_a, p, c.rolling_impulse);
-        bodies[c.b as usize].apply(1.0, c.r_b, p, c.rolling_impulse);
+        warm_start_contact(c, bodies);
     }
+}
+
+/// The warm start of one contact: its carried impulses, minus on A, plus on B.
+#[inline(always)]
+fn warm_start_contact(c: &SolverContact, bodies: &mut [SolverBody]) {
+    let p = c.normal * c.normal_impulse + tangent(c.normal) * c.tangent_impulse;
+    bodies[c.a as usize].apply(-1.0, c.r_a, p, c.rolling_impulse);
+    bodies[c.b as usize].apply(1.0, c.r_b, p, c.rolling_impulse);
 }
 
 /// One Gauss-Seidel pass over all contacts in list order: normal, then friction, then
@@ -584,29 +590,52 @@ pub(crate) const OVERFLOW_COLOUR: usize = 64;
 impl SolveOrder {
     /// Colours `contacts` and counts each colour's linear and rolling contacts.
     pub fn build(&mut self, contacts: &[SolverContact], bodies: &[SolverBody]) {
+        self.reset(bodies.len());
+        for c in contacts {
+            self.colour(c, bodies);
+        }
+    }
+
+    /// [`warm_start`], then [`build`](Self::build), in one pass over the contacts: each
+    /// contact is warm started and coloured while it and its bodies are at hand. The warm
+    /// start changes only velocities, which the colouring does not read, and applies the
+    /// impulses in list order as `warm_start` does: the same velocities and colours.
+    pub fn warm_start_and_build(&mut self, contacts: &[SolverContact], bodies: &mut [SolverBody]) {
+        self.reset(bodies.len());
+        for c in contacts {
+            warm_start_contact(c, bodies);
+            self.colour(c, bodies);
+        }
+    }
+
+    /// No body has a colour yet, no contact is coloured.
+    fn reset(&mut self, body_count: usize) {
         self.body_colours.clear();
-        self.body_colours.resize(bodies.len(), 0);
+        self.body_colours.resize(body_count, 0);
         self.contact_colours.clear();
         self.counts.clear();
         self.counts.resize(OVERFLOW_COLOUR + 1, [0; 2]);
-        for c in contacts {
-            let (a, b) = (c.a as usize, c.b as usize);
-            let (body_a, body_b) = (&bodies[a], &bodies[b]);
-            let (movable_a, movable_b) = (body_a.inverse_mass > 0.0, body_b.inverse_mass > 0.0);
-            let used = if movable_a { self.body_colours[a] } else { 0 }
-                | if movable_b { self.body_colours[b] } else { 0 };
-            let colour = (!used).trailing_zeros() as usize; // 64 when all are taken
-            if colour < OVERFLOW_COLOUR {
-                if movable_a {
-                    self.body_colours[a] |= 1 << colour;
-                }
-                if movable_b {
-                    self.body_colours[b] |= 1 << colour;
-                }
+    }
+
+    /// Gives the next contact the lowest colour neither of its movable bodies has yet.
+    #[inline(always)]
+    fn colour(&mut self, c: &SolverContact, bodies: &[SolverBody]) {
+        let (a, b) = (c.a as usize, c.b as usize);
+        let (body_a, body_b) = (&bodies[a], &bodies[b]);
+        let (movable_a, movable_b) = (body_a.inverse_mass > 0.0, body_b.inverse_mass > 0.0);
+        let used = if movable_a { self.body_colours[a] } else { 0 }
+            | if movable_b { self.body_colours[b] } else { 0 };
+        let colour = (!used).trailing_zeros() as usize; // 64 when all are taken
+        if colour < OVERFLOW_COLOUR {
+            if movable_a {
+                self.body_colours[a] |= 1 << colour;
             }
-            self.contact_colours.push(colour as u8);
-            self.counts[colour][usize::from(wide_solver::is_rolling(body_a, body_b))] += 1;
+            if movable_b {
+                self.body_colours[b] |= 1 << colour;
+            }
         }
+        self.contact_colours.push(colour as u8);
+        self.counts[colour][usize::from(wide_solver::is_rolling(body_a, body_b))] += 1;
     }
 
     /// Contact indices, colour by colour, each colour in list order, the overflow colour

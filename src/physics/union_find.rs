@@ -17,6 +17,7 @@ impl UnionFind {
     }
 
     /// The representative of `x`'s set.
+    #[inline]
     pub fn find(&mut self, mut x: u32) -> u32 {
         while self.parent[x as usize] != x {
             // Path halving: point every other node at its grandparent.
@@ -28,6 +29,7 @@ impl UnionFind {
     }
 
     /// Merges the sets of `a` and `b`.
+    #[inline]
     pub fn union(&mut self, a: u32, b: u32) {
         let (mut a, mut b) = (self.find(a), self.find(b));
         if a == b {

@@ -558,8 +558,8 @@ impl World {
         self.carried.extend(
             self.contacts.iter().map(|c| (c.normal_impulse, c.tangent_impulse, c.rolling_impulse)),
         );
-        contact_solver::warm_start(&self.contacts, &mut self.solver.bodies);
-        self.solve_order.build(&self.contacts, &self.solver.bodies);
+        // `contact_solver::warm_start`, then `solve_order.build`, in one pass.
+        self.solve_order.warm_start_and_build(&self.contacts, &mut self.solver.bodies);
         // Prepares, then solves four contacts of a colour at a time; equal to the reference
         // `contact_solver::prepare` and `velocity_iterations` passes of
         // `contact_solver::solve_in_order` over `solve_order.order()`.
