@@ -133,33 +133,44 @@ impl BroadPhase {
         }
         self.deal_into_bands();
         // `pairs` is the write buffer: each candidate is written at `found`, which advances
-        // only past hits. It grows when full, and is cut to the hits at the end.
-        // Worked on as a local, so that its length and pointer stay in registers: behind the
-        // `&mut`, every write to the buffer could change them, and they were reloaded per
-        // candidate.
+        // only past hits. Worked on as a local, so that its length and pointer stay in
+        // registers: behind the `&mut`, every write to the buffer could change them, and
+        // they were reloaded per candidate. The candidates are written into its spare
+        // capacity, made room for once per box: a box has at most as many candidates as
+        // successors in its band. (Resizing to make room filled the buffer with zeros each
+        // step, and checking for room per candidate cost a compare and branch each.)
         let mut out = std::mem::take(pairs);
+        out.clear();
         let mut found = 0;
         for band in 0..self.band_count {
             let items = &self.band_items[self.band_start[band]..self.band_start[band + 1]];
             for (i, &a) in items.iter().enumerate() {
+                let successors = &items[i + 1..];
+                if out.capacity() - found < successors.len() {
+                    // Keeps the `found` pairs written so far.
+                    unsafe { out.set_len(found) };
+                    out.reserve((found + successors.len()).max(2 * found).max(64) - found);
+                }
+                let write = out.as_mut_ptr();
                 // Sorted by left edge: nothing right of the first box starting beyond
                 // `a`'s right edge can reach back to `a`.
-                for b in &items[i + 1..] {
+                for b in successors {
                     if b.min_x > a.max_x {
                         break;
-                    }
-                    if found == out.len() {
-                        out.resize((2 * found).max(64), (0, 0));
                     }
                     let hit = (a.min_y <= b.max_y)
                         & (b.min_y <= a.max_y)
                         & ((a.flags | b.flags) & REPORTED == REPORTED);
-                    out[found] = (a.index.min(b.index), a.index.max(b.index));
+                    // SAFETY: `found` grows by at most one per successor, and the capacity
+                    // holds `found + successors.len()` pairs (made room for above).
+                    unsafe { write.add(found).write((a.index.min(b.index), a.index.max(b.index))) };
                     found += usize::from(hit);
                 }
             }
         }
-        out.truncate(found);
+        // SAFETY: the first `found` pairs were written above (a pair is only counted after
+        // its write); `found` ≤ capacity.
+        unsafe { out.set_len(found) };
         *pairs = out;
     }
 
