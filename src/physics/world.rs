@@ -417,8 +417,12 @@ impl World {
     /// which `collide_walls` appends after the body–body contacts.
     fn gather_bodies(&mut self) {
         self.proxies.clear();
+        // One entry per slot, filled in place below (empty slots keep the defaults): a
+        // fill and a write per body cost less than a push, which checks for room each time.
         self.colliders.clear();
+        self.colliders.resize(self.slots.len(), Collider::default());
         self.awake_dynamic.clear();
+        self.awake_dynamic.resize(self.slots.len(), false);
         self.wall_contacts.clear();
         self.wall_keys.clear();
         let walls = WallCollider {
@@ -430,10 +434,9 @@ impl World {
             restitution: self.config.wall_restitution,
             rolling_resistance: self.config.rolling_resistance,
         };
-        for (index, slot) in self.slots.iter().enumerate() {
+        let per_slot = self.colliders.iter_mut().zip(&mut self.awake_dynamic);
+        for (index, (slot, (collider, awake_flag))) in self.slots.iter().zip(per_slot).enumerate() {
             let Some(body) = &slot.body else {
-                self.colliders.push(Collider::default());
-                self.awake_dynamic.push(false);
                 continue;
             };
             let (min, max) = body.aabb();
@@ -441,15 +444,15 @@ impl World {
             let state = if awake { ProxyState::Awake } else { ProxyState::Passive };
             self.proxies.push(Proxy { index: index as u32, min, max, state });
             let handle_bits = (u64::from(slot.generation) << 32) | index as u64;
-            self.colliders.push(Collider {
+            *collider = Collider {
                 shape: body.shape,
                 position: body.position,
                 friction: body.material.friction,
                 restitution: body.material.restitution,
                 curvature: 1.0 / body.shape.rolling_radius(),
                 handle_bits,
-            });
-            self.awake_dynamic.push(awake);
+            };
+            *awake_flag = awake;
             if awake {
                 let found = (&mut self.wall_contacts, &mut self.wall_keys);
                 walls.collide(index as u32, handle_bits, body, found);
@@ -660,25 +663,29 @@ impl World {
 
     /// Fills the solver arrays: bodies by slot, then the walls; only awake dynamic bodies
     /// can be moved by an impulse (everything else has inverse mass 0, R-BODY-2).
+    ///
+    /// The arrays are filled with the defaults first and the awake bodies written in place:
+    /// a fill and a write per body cost less than a push, which checks for room each time.
     fn load_solver_bodies(&mut self) {
-        self.solver.clear();
-        for slot in &self.slots {
-            match &slot.body {
-                Some(b) if is_awake_dynamic(b) => self.solver.push(
-                    SolverBody {
-                        velocity: b.velocity,
-                        angular_velocity: b.angular_velocity,
-                        inverse_mass: b.inverse_mass,
-                        inverse_inertia: b.inverse_inertia,
-                    },
-                    (b.previous_velocity, b.previous_angular_velocity),
-                    b.held,
-                ),
-                _ => self.solver.push(SolverBody::default(), (Vec2::ZERO, 0.0), false),
+        let n = self.slots.len() + WALL_COUNT;
+        let solver = &mut self.solver;
+        solver.clear();
+        solver.bodies.resize(n, SolverBody::default());
+        solver.start_velocity.resize(n, (Vec2::ZERO, 0.0));
+        solver.held.resize(n, false);
+        let entries =
+            solver.bodies.iter_mut().zip(&mut solver.start_velocity).zip(&mut solver.held);
+        for (slot, ((solved, start), held)) in self.slots.iter().zip(entries) {
+            if let Some(b) = slot.body.as_ref().filter(|b| is_awake_dynamic(b)) {
+                *solved = SolverBody {
+                    velocity: b.velocity,
+                    angular_velocity: b.angular_velocity,
+                    inverse_mass: b.inverse_mass,
+                    inverse_inertia: b.inverse_inertia,
+                };
+                *start = (b.previous_velocity, b.previous_angular_velocity);
+                *held = b.held;
             }
-        }
-        for _ in 0..WALL_COUNT {
-            self.solver.push(SolverBody::default(), (Vec2::ZERO, 0.0), false);
         }
     }
 
@@ -715,24 +722,23 @@ impl World {
     fn integrate_positions(&mut self, dt: f32) {
         let max_speed = self.config.max_speed;
         let max_spin = self.config.max_angular_speed();
+        // Zero-filled, then written in place: cheaper than a push per slot.
+        let n = self.slots.len() + WALL_COUNT;
         self.positions.clear();
+        self.positions.resize(n, Vec2::ZERO);
         self.start_positions.clear();
-        for slot in &mut self.slots {
+        self.start_positions.resize(n, Vec2::ZERO);
+        let copies = self.positions.iter_mut().zip(&mut self.start_positions);
+        for (slot, (position, start)) in self.slots.iter_mut().zip(copies) {
             let Some(body) = slot.body.as_mut() else {
-                self.positions.push(Vec2::ZERO);
-                self.start_positions.push(Vec2::ZERO);
                 continue;
             };
             if is_awake_dynamic(body) {
                 clamp_speed(body, max_speed, max_spin);
                 integrate_position(body, dt);
             }
-            self.positions.push(body.position);
-            self.start_positions.push(body.previous_position);
-        }
-        for _ in 0..WALL_COUNT {
-            self.positions.push(Vec2::ZERO);
-            self.start_positions.push(Vec2::ZERO);
+            *position = body.position;
+            *start = body.previous_position;
         }
     }
 
