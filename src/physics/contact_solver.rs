@@ -600,11 +600,21 @@ impl SolveOrder {
     /// contact is warm started and coloured while it and its bodies are at hand. The warm
     /// start changes only velocities, which the colouring does not read, and applies the
     /// impulses in list order as `warm_start` does: the same velocities and colours.
-    pub fn warm_start_and_build(&mut self, contacts: &[SolverContact], bodies: &mut [SolverBody]) {
+    ///
+    /// `each` is called with every contact, in list order, and its bodies' inverse masses
+    /// (A, B), which the colouring has loaded anyway: the world builds the position
+    /// projection's contacts from them ([`Projection::add`](super::position_solver::Projection::add)).
+    pub fn warm_start_and_build(
+        &mut self,
+        contacts: &[SolverContact],
+        bodies: &mut [SolverBody],
+        mut each: impl FnMut(&SolverContact, f32, f32),
+    ) {
         self.reset(bodies.len());
         for c in contacts {
             warm_start_contact(c, bodies);
-            self.colour(c, bodies);
+            let (inverse_mass_a, inverse_mass_b) = self.colour(c, bodies);
+            each(c, inverse_mass_a, inverse_mass_b);
         }
     }
 
@@ -618,8 +628,9 @@ impl SolveOrder {
     }
 
     /// Gives the next contact the lowest colour neither of its movable bodies has yet.
+    /// Returns the inverse masses of A and B.
     #[inline(always)]
-    fn colour(&mut self, c: &SolverContact, bodies: &[SolverBody]) {
+    fn colour(&mut self, c: &SolverContact, bodies: &[SolverBody]) -> (f32, f32) {
         let (a, b) = (c.a as usize, c.b as usize);
         let (body_a, body_b) = (&bodies[a], &bodies[b]);
         let (movable_a, movable_b) = (body_a.inverse_mass > 0.0, body_b.inverse_mass > 0.0);
@@ -636,6 +647,7 @@ impl SolveOrder {
         }
         self.contact_colours.push(colour as u8);
         self.counts[colour][usize::from(wide_solver::is_rolling(body_a, body_b))] += 1;
+        (body_a.inverse_mass, body_b.inverse_mass)
     }
 
     /// Contact indices, colour by colour, each colour in list order, the overflow colour

@@ -968,7 +968,7 @@ mod tests {
                 (SolveOrder::default(), SolveOrder::default());
             warm_start(&contacts, &mut reference);
             reference_order.build(&contacts, &reference);
-            fused_order.warm_start_and_build(&contacts, &mut fused);
+            fused_order.warm_start_and_build(&contacts, &mut fused, |_, _, _| {});
             let bits =
                 |b: &SolverBody| [b.velocity.x, b.velocity.y, b.angular_velocity].map(f32::to_bits);
             assert!(reference.iter().map(bits).eq(fused.iter().map(bits)));

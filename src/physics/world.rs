@@ -562,7 +562,15 @@ impl World {
             self.contacts.iter().map(|c| (c.normal_impulse, c.tangent_impulse, c.rolling_impulse)),
         );
         // `contact_solver::warm_start`, then `solve_order.build`, in one pass.
-        self.solve_order.warm_start_and_build(&self.contacts, &mut self.solver.bodies);
+        // The projection's contacts are gathered on the way (its inverse masses are those
+        // of the solver bodies, which nothing changes before the projection).
+        let projection = &mut self.projection;
+        projection.clear();
+        self.solve_order.warm_start_and_build(
+            &self.contacts,
+            &mut self.solver.bodies,
+            |c, inverse_mass_a, inverse_mass_b| projection.add(c, inverse_mass_a, inverse_mass_b),
+        );
         // Prepares, then solves four contacts of a colour at a time; equal to the reference
         // `contact_solver::prepare` and `velocity_iterations` passes of
         // `contact_solver::solve_in_order` over `solve_order.order()`.
@@ -744,12 +752,11 @@ impl World {
 
     /// Position projection over all contacts (§10, R-POS-1, R-POS-2).
     fn correct_positions(&mut self) {
-        // `positions` and `start_positions` were filled by `integrate_positions`.
-        self.projection.run(
-            &self.contacts,
+        // `positions` and `start_positions` were filled by `integrate_positions`, the
+        // projection's contacts by `solve_velocities`.
+        self.projection.run_added(
             &mut self.positions,
             &self.start_positions,
-            &self.solver.bodies,
             &position_solver::ProjectionSettings {
                 iterations: self.config.position_iterations,
                 factor: self.config.position_correction_factor,
