@@ -672,28 +672,45 @@ impl World {
     /// Fills the solver arrays: bodies by slot, then the walls; only awake dynamic bodies
     /// can be moved by an impulse (everything else has inverse mass 0, R-BODY-2).
     ///
-    /// The arrays are filled with the defaults first and the awake bodies written in place:
-    /// a fill and a write per body cost less than a push, which checks for room each time.
+    /// Each entry is written once into the arrays' spare capacity: a push checks for room
+    /// each time, and filling with defaults first writes the arrays twice.
     fn load_solver_bodies(&mut self) {
         let n = self.slots.len() + WALL_COUNT;
         let solver = &mut self.solver;
-        solver.clear();
-        solver.bodies.resize(n, SolverBody::default());
-        solver.start_velocity.resize(n, (Vec2::ZERO, 0.0));
-        solver.held.resize(n, false);
-        let entries =
-            solver.bodies.iter_mut().zip(&mut solver.start_velocity).zip(&mut solver.held);
-        for (slot, ((solved, start), held)) in self.slots.iter().zip(entries) {
+        let (bodies, starts, helds) = (
+            room_for(&mut solver.bodies, n),
+            room_for(&mut solver.start_velocity, n),
+            room_for(&mut solver.held, n),
+        );
+        let mut entries = bodies.iter_mut().zip(starts.iter_mut()).zip(helds.iter_mut());
+        // `&mut entries`: the zip stops at the last slot, leaving the walls' entries.
+        for (slot, ((solved, start), held)) in self.slots.iter().zip(&mut entries) {
             if let Some(b) = slot.body.as_ref().filter(|b| is_awake_dynamic(b)) {
-                *solved = SolverBody {
+                solved.write(SolverBody {
                     velocity: b.velocity,
                     angular_velocity: b.angular_velocity,
                     inverse_mass: b.inverse_mass,
                     inverse_inertia: b.inverse_inertia,
-                };
-                *start = (b.previous_velocity, b.previous_angular_velocity);
-                *held = b.held;
+                });
+                start.write((b.previous_velocity, b.previous_angular_velocity));
+                held.write(b.held);
+            } else {
+                solved.write(SolverBody::default());
+                start.write((Vec2::ZERO, 0.0));
+                held.write(false);
             }
+        }
+        for ((solved, start), held) in entries {
+            solved.write(SolverBody::default());
+            start.write((Vec2::ZERO, 0.0));
+            held.write(false);
+        }
+        // SAFETY: each array's first `n` entries were written above, one per slot and one
+        // per wall (`room_for` made room for `n`).
+        unsafe {
+            solver.bodies.set_len(n);
+            solver.start_velocity.set_len(n);
+            solver.held.set_len(n);
         }
     }
 
@@ -730,23 +747,35 @@ impl World {
     fn integrate_positions(&mut self, dt: f32) {
         let max_speed = self.config.max_speed;
         let max_spin = self.config.max_angular_speed();
-        // Zero-filled, then written in place: cheaper than a push per slot.
+        // Written once each into the spare capacity: cheaper than a push per slot, and
+        // than filling with zeros first.
         let n = self.slots.len() + WALL_COUNT;
-        self.positions.clear();
-        self.positions.resize(n, Vec2::ZERO);
-        self.start_positions.clear();
-        self.start_positions.resize(n, Vec2::ZERO);
-        let copies = self.positions.iter_mut().zip(&mut self.start_positions);
-        for (slot, (position, start)) in self.slots.iter_mut().zip(copies) {
+        let positions = room_for(&mut self.positions, n);
+        let starts = room_for(&mut self.start_positions, n);
+        let mut copies = positions.iter_mut().zip(starts.iter_mut());
+        // `&mut copies`: the zip stops at the last slot, leaving the walls' entries.
+        for (slot, (position, start)) in self.slots.iter_mut().zip(&mut copies) {
             let Some(body) = slot.body.as_mut() else {
+                position.write(Vec2::ZERO);
+                start.write(Vec2::ZERO);
                 continue;
             };
             if is_awake_dynamic(body) {
                 clamp_speed(body, max_speed, max_spin);
                 integrate_position(body, dt);
             }
-            *position = body.position;
-            *start = body.previous_position;
+            position.write(body.position);
+            start.write(body.previous_position);
+        }
+        for (position, start) in copies {
+            position.write(Vec2::ZERO);
+            start.write(Vec2::ZERO);
+        }
+        // SAFETY: the first `n` entries of both were written above, one per slot and one
+        // per wall (`room_for` made room for `n`).
+        unsafe {
+            self.positions.set_len(n);
+            self.start_positions.set_len(n);
         }
     }
 
@@ -1461,6 +1490,14 @@ fn wake_body(body: &mut Body) {
     body.sleeping = false;
     body.sleep_island = None;
     body.rest_time = 0.0;
+}
+
+/// Empties `v` and returns room for `n` entries in its spare capacity (allocating only if
+/// it has less), to be written before `set_len(n)`.
+fn room_for<T>(v: &mut Vec<T>, n: usize) -> &mut [std::mem::MaybeUninit<T>] {
+    v.clear();
+    v.reserve(n);
+    &mut v.spare_capacity_mut()[..n]
 }
 
 /// Moves under the solver this step: dynamic and not asleep.
