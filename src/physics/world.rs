@@ -416,13 +416,13 @@ impl World {
     /// phase, the awake flags of the islands, and the contacts with the walls (§5, R-COL-6),
     /// which `collide_walls` appends after the body–body contacts.
     fn gather_bodies(&mut self) {
-        self.proxies.clear();
-        // One entry per slot, filled in place below (empty slots keep the defaults): a
-        // fill and a write per body cost less than a push, which checks for room each time.
-        self.colliders.clear();
-        self.colliders.resize(self.slots.len(), Collider::default());
-        self.awake_dynamic.clear();
-        self.awake_dynamic.resize(self.slots.len(), false);
+        // Each entry is written once into the spare capacity: a collider and an awake flag
+        // per slot, a proxy per body (a push checks for room each time).
+        let n = self.slots.len();
+        let proxies = room_for(&mut self.proxies, n);
+        let colliders = room_for(&mut self.colliders, n);
+        let awake_flags = room_for(&mut self.awake_dynamic, n);
+        let mut proxy_count = 0;
         self.wall_contacts.clear();
         self.wall_keys.clear();
         let walls = WallCollider {
@@ -434,29 +434,40 @@ impl World {
             restitution: self.config.wall_restitution,
             rolling_resistance: self.config.rolling_resistance,
         };
-        let per_slot = self.colliders.iter_mut().zip(&mut self.awake_dynamic);
+        let per_slot = colliders.iter_mut().zip(awake_flags.iter_mut());
         for (index, (slot, (collider, awake_flag))) in self.slots.iter().zip(per_slot).enumerate() {
             let Some(body) = &slot.body else {
+                collider.write(Collider::default());
+                awake_flag.write(false);
                 continue;
             };
             let (min, max) = body.aabb();
             let awake = is_awake_dynamic(body);
             let state = if awake { ProxyState::Awake } else { ProxyState::Passive };
-            self.proxies.push(Proxy { index: index as u32, min, max, state });
+            // At most one proxy per slot: `proxy_count` ≤ `index` < n.
+            proxies[proxy_count].write(Proxy { index: index as u32, min, max, state });
+            proxy_count += 1;
             let handle_bits = (u64::from(slot.generation) << 32) | index as u64;
-            *collider = Collider {
+            collider.write(Collider {
                 shape: body.shape,
                 position: body.position,
                 friction: body.material.friction,
                 restitution: body.material.restitution,
                 curvature: 1.0 / body.shape.rolling_radius(),
                 handle_bits,
-            };
-            *awake_flag = awake;
+            });
+            awake_flag.write(awake);
             if awake {
                 let found = (&mut self.wall_contacts, &mut self.wall_keys);
                 walls.collide(index as u32, handle_bits, body, found);
             }
+        }
+        // SAFETY: the loop wrote a collider and an awake flag for each of the `n` slots, and
+        // the first `proxy_count` proxies (`room_for` made room for `n` of each).
+        unsafe {
+            self.colliders.set_len(n);
+            self.awake_dynamic.set_len(n);
+            self.proxies.set_len(proxy_count);
         }
     }
 
