@@ -275,16 +275,18 @@ pub fn prepare(contacts: &mut [SolverContact], bodies: &SolverBodies, restitutio
         c.normal_mass = inverse_or_zero(effective_mass_denominator(im, ii, c.r_a, c.r_b, c.normal));
         c.tangent_mass = inverse_or_zero(effective_mass_denominator(im, ii, c.r_a, c.r_b, t));
         c.rolling_mass = inverse_or_zero(ii.0 + ii.1);
-        set_levers_and_bounce(c, bodies, restitution_threshold);
+        set_levers_and_bounce(c, &bodies.start_velocity, &bodies.held, restitution_threshold);
     }
 }
 
 /// The part of [`prepare`] that needs no inverse masses: the levers `r × n`, `r × t` and the
 /// bounce target `−e·v_n` of the step start (0 below the threshold or when held).
-#[inline]
+/// `start_velocity` and `held` are those of [`SolverBodies`].
+#[inline(always)]
 pub(crate) fn set_levers_and_bounce(
     c: &mut SolverContact,
-    bodies: &SolverBodies,
+    start_velocity: &[(Vec2, f32)],
+    held: &[bool],
     restitution_threshold: f32,
 ) {
     let (a, b) = (c.a as usize, c.b as usize);
@@ -292,11 +294,11 @@ pub(crate) fn set_levers_and_bounce(
     c.normal_levers = (cross(c.r_a, c.normal), cross(c.r_b, c.normal));
     c.tangent_levers = (cross(c.r_a, t), cross(c.r_b, t));
 
-    let (va, wa) = bodies.start_velocity[a];
-    let (vb, wb) = bodies.start_velocity[b];
+    let (va, wa) = start_velocity[a];
+    let (vb, wb) = start_velocity[b];
     let start_relative = (vb + cross_scalar_vec(wb, c.r_b)) - (va + cross_scalar_vec(wa, c.r_a));
     let impact = start_relative.dot(c.normal);
-    let held = bodies.held[a] || bodies.held[b];
+    let held = held[a] || held[b];
     c.bounce_velocity =
         if impact < -restitution_threshold && !held { -c.restitution * impact } else { 0.0 };
 }
