@@ -138,6 +138,9 @@ impl Projection {
         start_positions: &[Vec2],
         settings: &ProjectionSettings,
     ) {
+        // Cut to the positions' length, so that a checked index into the positions covers
+        // the start positions too.
+        let start_positions = &start_positions[..positions.len()];
         for _ in 0..settings.iterations {
             for c in &self.contacts {
                 let (a, b) = (c.a as usize, c.b as usize);
