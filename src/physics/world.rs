@@ -836,13 +836,14 @@ impl World {
                 self.union_find.union(c.a, c.b);
             }
         }
+        // Written once per slot (no fill with u32::MAX first, no bounds checks).
+        let union_find = &mut self.union_find;
         self.island_root.clear();
-        self.island_root.resize(n, u32::MAX);
-        for (index, &awake) in self.awake_dynamic.iter().enumerate() {
-            if awake {
-                self.island_root[index] = self.union_find.find(index as u32);
-            }
-        }
+        self.island_root.extend(
+            self.awake_dynamic.iter().enumerate().map(|(index, &awake)| {
+                if awake { union_find.find(index as u32) } else { u32::MAX }
+            }),
+        );
     }
 
     /// Rest timers and sleep of this step's islands (§11).
@@ -857,7 +858,7 @@ impl World {
         // Each awake body's rest timer, and its island's least rest time, in one pass that
         // also counts the awake and the sleeping bodies for the stats.
         let (mut awake, mut sleeping) = (0, 0);
-        for (index, slot) in self.slots.iter_mut().enumerate() {
+        for (slot, &root) in self.slots.iter_mut().zip(&self.island_root) {
             let Some(body) = slot.body.as_mut() else { continue };
             if !is_awake_dynamic(body) {
                 sleeping += usize::from(body.sleeping);
@@ -867,7 +868,7 @@ impl World {
             let resting =
                 body.velocity.length() <= linear && body.angular_velocity.abs() <= angular;
             body.rest_time = if resting && !body.held { body.rest_time + dt } else { 0.0 };
-            let rest = &mut self.island_rest[self.island_root[index] as usize];
+            let rest = &mut self.island_rest[root as usize];
             *rest = rest.min(body.rest_time);
         }
         let awake_islands = (0..n).filter(|&i| self.island_root[i] == i as u32).count();
