@@ -248,22 +248,34 @@ impl BroadPhase {
         for (position, proxy) in proxies.iter().enumerate() {
             self.input_position[proxy.index as usize] = position as u32;
         }
+        // Each proxy is written once into the spare capacity, at a running count (a push
+        // checks for room each time): the proxies of last step's order, then the fresh ones.
+        let total = proxies.len();
         self.sorted.clear();
+        self.sorted.reserve(total);
+        let room = &mut self.sorted.spare_capacity_mut()[..total];
+        let mut count = 0;
         for &slot in &self.order {
             let position = self.input_position.get(slot as usize).copied().unwrap_or(u32::MAX);
             if position != u32::MAX {
-                self.sorted.push(proxies[position as usize]);
+                room[count].write(proxies[position as usize]);
+                count += 1;
                 // Taken: a slot appears once.
                 self.input_position[slot as usize] = u32::MAX;
             }
         }
-        let known = self.sorted.len();
+        let known = count;
         for proxy in proxies {
             if self.input_position[proxy.index as usize] != u32::MAX {
-                self.sorted.push(*proxy);
+                room[count].write(*proxy);
+                count += 1;
             }
         }
-        let fresh = self.sorted.len() - known;
+        // SAFETY: the first `count` entries were written above. Each proxy is written at
+        // most once (its input position is taken, or was never set by the order loop), so
+        // `count` ≤ `total`, the room made (the indexing into `room` checks it too).
+        unsafe { self.sorted.set_len(count) };
+        let fresh = count - known;
         if fresh * 8 > known.max(8) {
             // Many new proxies: a full sort is cheaper than inserting them one by one.
             self.sorted
