@@ -205,22 +205,32 @@ impl BroadPhase {
 
         self.band_start.clear();
         self.band_start.resize(self.band_count + 1, 0);
-        self.band_spans.clear();
-        for p in &self.sorted {
+        // Spans and band entries are written once each into the spare capacity (a push
+        // checks for room each time, and a fill before the scatter wrote them twice).
+        let count = self.sorted.len();
+        let mut spans = std::mem::take(&mut self.band_spans);
+        spans.clear();
+        spans.reserve(count);
+        for (p, span) in self.sorted.iter().zip(&mut spans.spare_capacity_mut()[..count]) {
             let (first, last) = (self.band_of(p.min.y), self.band_of(p.max.y));
-            self.band_spans.push((first as u32, last as u32));
+            span.write((first as u32, last as u32));
             // `a..b + 1`, not `a..=b`: an inclusive range carries an extra flag per step.
             for count in &mut self.band_start[first + 1..last + 2] {
                 *count += 1;
             }
         }
+        // SAFETY: the zip above wrote the first `count` spans, one per sorted proxy.
+        unsafe { spans.set_len(count) };
+        self.band_spans = spans;
         for band in 0..self.band_count {
             self.band_start[band + 1] += self.band_start[band];
         }
         self.band_cursor.clear();
         self.band_cursor.extend_from_slice(&self.band_start[..self.band_count]);
+        let total = self.band_start[self.band_count];
         self.band_items.clear();
-        self.band_items.resize(self.band_start[self.band_count], BandEntry::default());
+        self.band_items.reserve(total);
+        let items = &mut self.band_items.spare_capacity_mut()[..total];
         for (p, &(first, last)) in self.sorted.iter().zip(&self.band_spans) {
             let awake = if p.state == ProxyState::Awake { AWAKE } else { 0 };
             let mut entry = BandEntry {
@@ -232,11 +242,16 @@ impl BroadPhase {
                 flags: awake | STARTS_HERE,
             };
             for cursor in &mut self.band_cursor[first as usize..last as usize + 1] {
-                self.band_items[*cursor] = entry;
+                items[*cursor].write(entry);
                 *cursor += 1;
                 entry.flags = awake;
             }
         }
+        // Each band's cursor started at its first entry and moved one entry per write; if
+        // it ended at the next band's start, every entry of the band was written once.
+        assert_eq!(self.band_cursor[..], self.band_start[1..], "band counts");
+        // SAFETY: by the assert, all `total` entries were written.
+        unsafe { self.band_items.set_len(total) };
     }
 
     /// Brings `sorted` up to date in O(n) plus the insertion sort: last step's order for the
