@@ -813,9 +813,9 @@ impl World {
             limit: self.config.max_wall_penetration,
         };
         let mut braked = 0;
-        for (index, slot) in self.slots.iter_mut().enumerate() {
+        for (slot, &position) in self.slots.iter_mut().zip(&self.positions) {
             if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
-                body.position = self.positions[index];
+                body.position = position;
                 braked += usize::from(brake.apply(body));
             }
         }
