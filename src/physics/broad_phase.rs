@@ -306,6 +306,10 @@ impl BroadPhase {
 /// Insertion sort by left edge (ties by slot): about O(n) on a nearly sorted list.
 fn insertion_sort(items: &mut [Proxy]) {
     for i in 1..items.len() {
+        // Most items are in place already: leave them without a copy out and back.
+        if !less(&items[i], &items[i - 1]) {
+            continue;
+        }
         let item = items[i];
         let mut j = i;
         while j > 0 && less(&item, &items[j - 1]) {
