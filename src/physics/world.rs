@@ -459,7 +459,7 @@ impl World {
             awake_flag.write(awake);
             if awake {
                 let found = (&mut self.wall_contacts, &mut self.wall_keys);
-                walls.collide(index as u32, handle_bits, body, found);
+                walls.collide(index as u32, handle_bits, body, (min, max), found);
             }
         }
         // SAFETY: the loop wrote a collider and an awake flag for each of the `n` slots, and
@@ -1620,18 +1620,19 @@ struct WallCollider<'a> {
 
 impl WallCollider<'_> {
     /// Appends the contacts of the awake dynamic body in slot `index` with the walls, and
-    /// their warm-start keys (§5, R-COL-6).
+    /// their warm-start keys (§5, R-COL-6). `(min, max)` is the body's `aabb()`, which the
+    /// caller has at hand.
     fn collide(
         &self,
         index: u32,
         handle_bits: u64,
         body: &Body,
+        (min, max): (Vec2, Vec2),
         (contacts, keys): (&mut Vec<SolverContact>, &mut Vec<PairKey>),
     ) {
         // Most bodies touch no wall: a box strictly inside the bounds touches none of the
         // four. Exact, not an estimate: `min.x > bounds.x` is the left wall's
         // `n·p − reach − offset > 0` with n = (1, 0), reach = hw; likewise for the others.
-        let (min, max) = body.aabb();
         if min.cmpgt(self.min).all() && max.cmplt(self.max).all() {
             return;
         }
