@@ -549,7 +549,8 @@ impl World {
     }
 
     /// Sequential impulses (§6–§9): load the bodies, compute effective masses and bounce
-    /// targets, warm start, iterate, store the velocities and the impulses for next step.
+    /// targets, warm start, iterate, store the impulses for next step. The solved velocities
+    /// stay in `self.solver.bodies`; `integrate_positions` writes them back to the bodies.
     fn solve_velocities(&mut self, dt: f32) {
         self.load_solver_bodies();
         let threshold = self.config.warm_start_normal_threshold;
@@ -602,12 +603,8 @@ impl World {
         {
             self.solve_again_without_bounce_targets(dt);
         }
-        for (slot, solved) in self.slots.iter_mut().zip(&self.solver.bodies) {
-            if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
-                body.velocity = solved.velocity;
-                body.angular_velocity = solved.angular_velocity;
-            }
-        }
+        // The solved velocities are written back to the bodies by `integrate_positions`, in
+        // its pass over the bodies: nothing reads them before.
         self.store_impulses();
     }
 
@@ -751,8 +748,9 @@ impl World {
         self.warm_start_cache.rebuild(slots.len(), |(a, b)| passive(a) && passive(b), fresh);
     }
 
-    /// Clamps the speeds (§12), then semi-implicit Euler's second half with the NEW velocity
-    /// (§3), body by body in one pass over the slots (each touches only its own body). On
+    /// Writes the solved velocities back (the end of `solve_velocities`), clamps the speeds
+    /// (§12), then semi-implicit Euler's second half with the NEW velocity (§3), body by
+    /// body in one pass over the slots (each touches only its own body). On
     /// the way it copies what the projection starts from, each slot's position now and at
     /// the step start (zero for empty slots and the walls), saving it a pass of its own.
     fn integrate_positions(&mut self, dt: f32) {
@@ -763,22 +761,26 @@ impl World {
         let n = self.slots.len() + WALL_COUNT;
         let positions = room_for(&mut self.positions, n);
         let starts = room_for(&mut self.start_positions, n);
-        let mut copies = positions.iter_mut().zip(starts.iter_mut());
-        // `&mut copies`: the zip stops at the last slot, leaving the walls' entries.
-        for (slot, (position, start)) in self.slots.iter_mut().zip(&mut copies) {
+        let copies = positions.iter_mut().zip(starts.iter_mut());
+        let mut per_slot = self.solver.bodies.iter().zip(copies);
+        // `&mut per_slot`: the zip stops at the last slot, leaving the walls' entries.
+        for (slot, (solved, (position, start))) in self.slots.iter_mut().zip(&mut per_slot) {
             let Some(body) = slot.body.as_mut() else {
                 position.write(Vec2::ZERO);
                 start.write(Vec2::ZERO);
                 continue;
             };
             if is_awake_dynamic(body) {
+                // The end of the velocity solve: its velocities back to the body.
+                body.velocity = solved.velocity;
+                body.angular_velocity = solved.angular_velocity;
                 clamp_speed(body, max_speed, max_spin);
                 integrate_position(body, dt);
             }
             position.write(body.position);
             start.write(body.previous_position);
         }
-        for (position, start) in copies {
+        for (_, (position, start)) in per_slot {
             position.write(Vec2::ZERO);
             start.write(Vec2::ZERO);
         }
