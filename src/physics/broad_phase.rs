@@ -133,33 +133,44 @@ impl BroadPhase {
         }
         self.deal_into_bands();
         // `pairs` is the write buffer: each candidate is written at `found`, which advances
-        // only past hits. It grows when full, and is cut to the hits at the end.
-        // Worked on as a local, so that its length and pointer stay in registers: behind the
-        // `&mut`, every write to the buffer could change them, and they were reloaded per
-        // candidate.
+        // only past hits. Worked on as a local, so that its length and pointer stay in
+        // registers: behind the `&mut`, every write to the buffer could change them, and
+        // they were reloaded per candidate. The candidates are written into its spare
+        // capacity, made room for once per box: a box has at most as many candidates as
+        // successors in its band. (Resizing to make room filled the buffer with zeros each
+        // step, and checking for room per candidate cost a compare and branch each.)
         let mut out = std::mem::take(pairs);
+        out.clear();
         let mut found = 0;
         for band in 0..self.band_count {
             let items = &self.band_items[self.band_start[band]..self.band_start[band + 1]];
             for (i, &a) in items.iter().enumerate() {
+                let successors = &items[i + 1..];
+                if out.capacity() - found < successors.len() {
+                    // Keeps the `found` pairs written so far.
+                    unsafe { out.set_len(found) };
+                    out.reserve((found + successors.len()).max(2 * found).max(64) - found);
+                }
+                let write = out.as_mut_ptr();
                 // Sorted by left edge: nothing right of the first box starting beyond
                 // `a`'s right edge can reach back to `a`.
-                for b in &items[i + 1..] {
+                for b in successors {
                     if b.min_x > a.max_x {
                         break;
-                    }
-                    if found == out.len() {
-                        out.resize((2 * found).max(64), (0, 0));
                     }
                     let hit = (a.min_y <= b.max_y)
                         & (b.min_y <= a.max_y)
                         & ((a.flags | b.flags) & REPORTED == REPORTED);
-                    out[found] = (a.index.min(b.index), a.index.max(b.index));
+                    // SAFETY: `found` grows by at most one per successor, and the capacity
+                    // holds `found + successors.len()` pairs (made room for above).
+                    unsafe { write.add(found).write((a.index.min(b.index), a.index.max(b.index))) };
                     found += usize::from(hit);
                 }
             }
         }
-        out.truncate(found);
+        // SAFETY: the first `found` pairs were written above (a pair is only counted after
+        // its write); `found` ≤ capacity.
+        unsafe { out.set_len(found) };
         *pairs = out;
     }
 
@@ -194,22 +205,32 @@ impl BroadPhase {
 
         self.band_start.clear();
         self.band_start.resize(self.band_count + 1, 0);
-        self.band_spans.clear();
-        for p in &self.sorted {
+        // Spans and band entries are written once each into the spare capacity (a push
+        // checks for room each time, and a fill before the scatter wrote them twice).
+        let count = self.sorted.len();
+        let mut spans = std::mem::take(&mut self.band_spans);
+        spans.clear();
+        spans.reserve(count);
+        for (p, span) in self.sorted.iter().zip(&mut spans.spare_capacity_mut()[..count]) {
             let (first, last) = (self.band_of(p.min.y), self.band_of(p.max.y));
-            self.band_spans.push((first as u32, last as u32));
+            span.write((first as u32, last as u32));
             // `a..b + 1`, not `a..=b`: an inclusive range carries an extra flag per step.
             for count in &mut self.band_start[first + 1..last + 2] {
                 *count += 1;
             }
         }
+        // SAFETY: the zip above wrote the first `count` spans, one per sorted proxy.
+        unsafe { spans.set_len(count) };
+        self.band_spans = spans;
         for band in 0..self.band_count {
             self.band_start[band + 1] += self.band_start[band];
         }
         self.band_cursor.clear();
         self.band_cursor.extend_from_slice(&self.band_start[..self.band_count]);
+        let total = self.band_start[self.band_count];
         self.band_items.clear();
-        self.band_items.resize(self.band_start[self.band_count], BandEntry::default());
+        self.band_items.reserve(total);
+        let items = &mut self.band_items.spare_capacity_mut()[..total];
         for (p, &(first, last)) in self.sorted.iter().zip(&self.band_spans) {
             let awake = if p.state == ProxyState::Awake { AWAKE } else { 0 };
             let mut entry = BandEntry {
@@ -221,11 +242,16 @@ impl BroadPhase {
                 flags: awake | STARTS_HERE,
             };
             for cursor in &mut self.band_cursor[first as usize..last as usize + 1] {
-                self.band_items[*cursor] = entry;
+                items[*cursor].write(entry);
                 *cursor += 1;
                 entry.flags = awake;
             }
         }
+        // Each band's cursor started at its first entry and moved one entry per write; if
+        // it ended at the next band's start, every entry of the band was written once.
+        assert_eq!(self.band_cursor[..], self.band_start[1..], "band counts");
+        // SAFETY: by the assert, all `total` entries were written.
+        unsafe { self.band_items.set_len(total) };
     }
 
     /// Brings `sorted` up to date in O(n) plus the insertion sort: last step's order for the
@@ -237,22 +263,34 @@ impl BroadPhase {
         for (position, proxy) in proxies.iter().enumerate() {
             self.input_position[proxy.index as usize] = position as u32;
         }
+        // Each proxy is written once into the spare capacity, at a running count (a push
+        // checks for room each time): the proxies of last step's order, then the fresh ones.
+        let total = proxies.len();
         self.sorted.clear();
+        self.sorted.reserve(total);
+        let room = &mut self.sorted.spare_capacity_mut()[..total];
+        let mut count = 0;
         for &slot in &self.order {
             let position = self.input_position.get(slot as usize).copied().unwrap_or(u32::MAX);
             if position != u32::MAX {
-                self.sorted.push(proxies[position as usize]);
+                room[count].write(proxies[position as usize]);
+                count += 1;
                 // Taken: a slot appears once.
                 self.input_position[slot as usize] = u32::MAX;
             }
         }
-        let known = self.sorted.len();
+        let known = count;
         for proxy in proxies {
             if self.input_position[proxy.index as usize] != u32::MAX {
-                self.sorted.push(*proxy);
+                room[count].write(*proxy);
+                count += 1;
             }
         }
-        let fresh = self.sorted.len() - known;
+        // SAFETY: the first `count` entries were written above. Each proxy is written at
+        // most once (its input position is taken, or was never set by the order loop), so
+        // `count` ≤ `total`, the room made (the indexing into `room` checks it too).
+        unsafe { self.sorted.set_len(count) };
+        let fresh = count - known;
         if fresh * 8 > known.max(8) {
             // Many new proxies: a full sort is cheaper than inserting them one by one.
             self.sorted
@@ -268,6 +306,10 @@ impl BroadPhase {
 /// Insertion sort by left edge (ties by slot): about O(n) on a nearly sorted list.
 fn insertion_sort(items: &mut [Proxy]) {
     for i in 1..items.len() {
+        // Most items are in place already: leave them without a copy out and back.
+        if !less(&items[i], &items[i - 1]) {
+            continue;
+        }
         let item = items[i];
         let mut j = i;
         while j > 0 && less(&item, &items[j - 1]) {

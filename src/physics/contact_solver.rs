@@ -276,16 +276,18 @@ pub fn prepare(contacts: &mut [SolverContact], bodies: &SolverBodies, restitutio
         c.normal_mass = inverse_or_zero(effective_mass_denominator(im, ii, c.r_a, c.r_b, c.normal));
         c.tangent_mass = inverse_or_zero(effective_mass_denominator(im, ii, c.r_a, c.r_b, t));
         c.rolling_mass = inverse_or_zero(ii.0 + ii.1);
-        set_levers_and_bounce(c, bodies, restitution_threshold);
+        set_levers_and_bounce(c, &bodies.start_velocity, &bodies.held, restitution_threshold);
     }
 }
 
 /// The part of [`prepare`] that needs no inverse masses: the levers `r × n`, `r × t` and the
 /// bounce target `−e·v_n` of the step start (0 below the threshold or when held).
-#[inline]
+/// `start_velocity` and `held` are those of [`SolverBodies`].
+#[inline(always)]
 pub(crate) fn set_levers_and_bounce(
     c: &mut SolverContact,
-    bodies: &SolverBodies,
+    start_velocity: &[(Vec2, f32)],
+    held: &[bool],
     restitution_threshold: f32,
 ) {
     let (a, b) = (c.a as usize, c.b as usize);
@@ -293,11 +295,11 @@ pub(crate) fn set_levers_and_bounce(
     c.normal_levers = (cross(c.r_a, c.normal), cross(c.r_b, c.normal));
     c.tangent_levers = (cross(c.r_a, t), cross(c.r_b, t));
 
-    let (va, wa) = bodies.start_velocity[a];
-    let (vb, wb) = bodies.start_velocity[b];
+    let (va, wa) = start_velocity[a];
+    let (vb, wb) = start_velocity[b];
     let start_relative = (vb + cross_scalar_vec(wb, c.r_b)) - (va + cross_scalar_vec(wa, c.r_a));
     let impact = start_relative.dot(c.normal);
-    let held = bodies.held[a] || bodies.held[b];
+    let held = held[a] || held[b];
     c.bounce_velocity =
         if impact < -restitution_threshold && !held { -c.restitution * impact } else { 0.0 };
 }
@@ -585,42 +587,18 @@ pub struct SolveOrder {
     wide: WideContacts,
 }
 
-/// The colour of contacts that found no free colour among the 64.
-pub(crate) const OVERFLOW_COLOUR: usize = 64;
+/// What [`SolveOrder`]'s colouring writes (see `SolveOrder::colouring`).
+struct Colouring<'a> {
+    body_colours: &'a mut [u64],
+    contact_colours: &'a mut Vec<u8>,
+    counts: &'a mut [[u32; 2]; OVERFLOW_COLOUR + 1],
+}
 
-impl SolveOrder {
-    /// Colours `contacts` and counts each colour's linear and rolling contacts.
-    pub fn build(&mut self, contacts: &[SolverContact], bodies: &[SolverBody]) {
-        self.reset(bodies.len());
-        for c in contacts {
-            self.colour(c, bodies);
-        }
-    }
-
-    /// [`warm_start`], then [`build`](Self::build), in one pass over the contacts: each
-    /// contact is warm started and coloured while it and its bodies are at hand. The warm
-    /// start changes only velocities, which the colouring does not read, and applies the
-    /// impulses in list order as `warm_start` does: the same velocities and colours.
-    pub fn warm_start_and_build(&mut self, contacts: &[SolverContact], bodies: &mut [SolverBody]) {
-        self.reset(bodies.len());
-        for c in contacts {
-            warm_start_contact(c, bodies);
-            self.colour(c, bodies);
-        }
-    }
-
-    /// No body has a colour yet, no contact is coloured.
-    fn reset(&mut self, body_count: usize) {
-        self.body_colours.clear();
-        self.body_colours.resize(body_count, 0);
-        self.contact_colours.clear();
-        self.counts.clear();
-        self.counts.resize(OVERFLOW_COLOUR + 1, [0; 2]);
-    }
-
+impl Colouring<'_> {
     /// Gives the next contact the lowest colour neither of its movable bodies has yet.
+    /// Returns the inverse masses of A and B.
     #[inline(always)]
-    fn colour(&mut self, c: &SolverContact, bodies: &[SolverBody]) {
+    fn colour(&mut self, c: &SolverContact, bodies: &[SolverBody]) -> (f32, f32) {
         let (a, b) = (c.a as usize, c.b as usize);
         let (body_a, body_b) = (&bodies[a], &bodies[b]);
         let (movable_a, movable_b) = (body_a.inverse_mass > 0.0, body_b.inverse_mass > 0.0);
@@ -637,6 +615,64 @@ impl SolveOrder {
         }
         self.contact_colours.push(colour as u8);
         self.counts[colour][usize::from(wide_solver::is_rolling(body_a, body_b))] += 1;
+        (body_a.inverse_mass, body_b.inverse_mass)
+    }
+}
+
+/// The colour of contacts that found no free colour among the 64.
+pub(crate) const OVERFLOW_COLOUR: usize = 64;
+
+impl SolveOrder {
+    /// Colours `contacts` and counts each colour's linear and rolling contacts.
+    pub fn build(&mut self, contacts: &[SolverContact], bodies: &[SolverBody]) {
+        self.reset(bodies.len());
+        let mut colouring = self.colouring(bodies.len());
+        for c in contacts {
+            colouring.colour(c, bodies);
+        }
+    }
+
+    /// [`warm_start`], then [`build`](Self::build), in one pass over the contacts: each
+    /// contact is warm started and coloured while it and its bodies are at hand. The warm
+    /// start changes only velocities, which the colouring does not read, and applies the
+    /// impulses in list order as `warm_start` does: the same velocities and colours.
+    ///
+    /// `each` is called with every contact, in list order, and its bodies' inverse masses
+    /// (A, B), which the colouring has loaded anyway: the world builds the position
+    /// projection's contacts from them ([`Projection::add`](super::position_solver::Projection::add)).
+    pub fn warm_start_and_build(
+        &mut self,
+        contacts: &[SolverContact],
+        bodies: &mut [SolverBody],
+        mut each: impl FnMut(&SolverContact, f32, f32),
+    ) {
+        self.reset(bodies.len());
+        let mut colouring = self.colouring(bodies.len());
+        for c in contacts {
+            warm_start_contact(c, bodies);
+            let (inverse_mass_a, inverse_mass_b) = colouring.colour(c, bodies);
+            each(c, inverse_mass_a, inverse_mass_b);
+        }
+    }
+
+    /// No body has a colour yet, no contact is coloured.
+    fn reset(&mut self, body_count: usize) {
+        self.body_colours.clear();
+        self.body_colours.resize(body_count, 0);
+        self.contact_colours.clear();
+        self.counts.clear();
+        self.counts.resize(OVERFLOW_COLOUR + 1, [0; 2]);
+    }
+
+    /// The arrays the colouring writes, after [`reset`](Self::reset), as slices of known
+    /// length: the body colours as long as the bodies, so that the checked index of a body
+    /// covers its colour too, and the counts as an array the colour always indexes.
+    fn colouring(&mut self, body_count: usize) -> Colouring<'_> {
+        Colouring {
+            body_colours: &mut self.body_colours[..body_count],
+            contact_colours: &mut self.contact_colours,
+            counts: (&mut self.counts[..]).try_into().expect("reset sized the counts"),
+        }
     }
 
     /// Contact indices, colour by colour, each colour in list order, the overflow colour

@@ -98,20 +98,49 @@ impl Projection {
         bodies: &[SolverBody],
         settings: &ProjectionSettings,
     ) {
+        self.clear();
+        for c in contacts {
+            self.add(c, bodies[c.a as usize].inverse_mass, bodies[c.b as usize].inverse_mass);
+        }
+        self.run_added(positions, start_positions, settings);
+    }
+
+    /// Forgets the contacts added so far (keeping the memory).
+    pub fn clear(&mut self) {
         self.contacts.clear();
-        self.contacts.extend(contacts.iter().filter_map(|c| {
-            let (wa, wb) = (bodies[c.a as usize].inverse_mass, bodies[c.b as usize].inverse_mass);
-            let total = wa + wb;
-            (total > 0.0).then_some(ProjectionContact {
+    }
+
+    /// Adds the next contact, with its bodies' inverse masses; a contact between two
+    /// immovable bodies is left out. The world adds them during the solver's warm start,
+    /// which reads both inverse masses anyway, saving [`run`](Self::run) a pass over the
+    /// contacts and their bodies.
+    #[inline(always)]
+    pub fn add(&mut self, c: &SolverContact, inverse_mass_a: f32, inverse_mass_b: f32) {
+        let total = inverse_mass_a + inverse_mass_b;
+        if total > 0.0 {
+            self.contacts.push(ProjectionContact {
                 a: c.a,
                 b: c.b,
                 normal: c.normal,
                 depth: c.depth,
-                inverse_mass_a: wa,
-                inverse_mass_b: wb,
+                inverse_mass_a,
+                inverse_mass_b,
                 total,
-            })
-        }));
+            });
+        }
+    }
+
+    /// The passes of [`run`](Self::run) over the contacts added since the last
+    /// [`clear`](Self::clear), in the order they were added.
+    pub fn run_added(
+        &mut self,
+        positions: &mut [Vec2],
+        start_positions: &[Vec2],
+        settings: &ProjectionSettings,
+    ) {
+        // Cut to the positions' length, so that a checked index into the positions covers
+        // the start positions too.
+        let start_positions = &start_positions[..positions.len()];
         for _ in 0..settings.iterations {
             for c in &self.contacts {
                 let (a, b) = (c.a as usize, c.b as usize);

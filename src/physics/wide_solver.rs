@@ -687,10 +687,14 @@ impl WideContacts {
         let targets =
             |i: u32, body: &SolverBody| (i, if body.inverse_mass > 0.0 { i } else { sink });
         let mut bounces = false;
+        // Cut to one length, so that the checked index of a contact's body into `solver`
+        // also covers its indices into the other two (the compiler drops their checks).
+        let solver = &bodies.bodies[..];
+        let (starts, held) = (&bodies.start_velocity[..solver.len()], &bodies.held[..solver.len()]);
         for (index, (c, &colour)) in contacts.iter_mut().zip(colours).enumerate() {
-            set_levers_and_bounce(c, bodies, restitution_threshold);
+            let (body_a, body_b) = (&solver[c.a as usize], &solver[c.b as usize]);
+            set_levers_and_bounce(c, starts, held, restitution_threshold);
             bounces |= c.bounce_velocity != 0.0;
-            let (body_a, body_b) = (&bodies.bodies[c.a as usize], &bodies.bodies[c.b as usize]);
             let (a, store_a) = targets(c.a, body_a);
             let (b, store_b) = targets(c.b, body_b);
             let kind = usize::from(is_rolling(body_a, body_b));
@@ -968,7 +972,7 @@ mod tests {
                 (SolveOrder::default(), SolveOrder::default());
             warm_start(&contacts, &mut reference);
             reference_order.build(&contacts, &reference);
-            fused_order.warm_start_and_build(&contacts, &mut fused);
+            fused_order.warm_start_and_build(&contacts, &mut fused, |_, _, _| {});
             let bits =
                 |b: &SolverBody| [b.velocity.x, b.velocity.y, b.angular_velocity].map(f32::to_bits);
             assert!(reference.iter().map(bits).eq(fused.iter().map(bits)));

@@ -416,9 +416,13 @@ impl World {
     /// phase, the awake flags of the islands, and the contacts with the walls (§5, R-COL-6),
     /// which `collide_walls` appends after the body–body contacts.
     fn gather_bodies(&mut self) {
-        self.proxies.clear();
-        self.colliders.clear();
-        self.awake_dynamic.clear();
+        // Each entry is written once into the spare capacity: a collider and an awake flag
+        // per slot, a proxy per body (a push checks for room each time).
+        let n = self.slots.len();
+        let proxies = room_for(&mut self.proxies, n);
+        let colliders = room_for(&mut self.colliders, n);
+        let awake_flags = room_for(&mut self.awake_dynamic, n);
+        let mut proxy_count = 0;
         self.wall_contacts.clear();
         self.wall_keys.clear();
         let walls = WallCollider {
@@ -430,18 +434,21 @@ impl World {
             restitution: self.config.wall_restitution,
             rolling_resistance: self.config.rolling_resistance,
         };
-        for (index, slot) in self.slots.iter().enumerate() {
+        let per_slot = colliders.iter_mut().zip(awake_flags.iter_mut());
+        for (index, (slot, (collider, awake_flag))) in self.slots.iter().zip(per_slot).enumerate() {
             let Some(body) = &slot.body else {
-                self.colliders.push(Collider::default());
-                self.awake_dynamic.push(false);
+                collider.write(Collider::default());
+                awake_flag.write(false);
                 continue;
             };
             let (min, max) = body.aabb();
             let awake = is_awake_dynamic(body);
             let state = if awake { ProxyState::Awake } else { ProxyState::Passive };
-            self.proxies.push(Proxy { index: index as u32, min, max, state });
+            // At most one proxy per slot: `proxy_count` ≤ `index` < n.
+            proxies[proxy_count].write(Proxy { index: index as u32, min, max, state });
+            proxy_count += 1;
             let handle_bits = (u64::from(slot.generation) << 32) | index as u64;
-            self.colliders.push(Collider {
+            collider.write(Collider {
                 shape: body.shape,
                 position: body.position,
                 friction: body.material.friction,
@@ -449,11 +456,18 @@ impl World {
                 curvature: 1.0 / body.shape.rolling_radius(),
                 handle_bits,
             });
-            self.awake_dynamic.push(awake);
+            awake_flag.write(awake);
             if awake {
                 let found = (&mut self.wall_contacts, &mut self.wall_keys);
-                walls.collide(index as u32, handle_bits, body, found);
+                walls.collide(index as u32, handle_bits, body, (min, max), found);
             }
+        }
+        // SAFETY: the loop wrote a collider and an awake flag for each of the `n` slots, and
+        // the first `proxy_count` proxies (`room_for` made room for `n` of each).
+        unsafe {
+            self.colliders.set_len(n);
+            self.awake_dynamic.set_len(n);
+            self.proxies.set_len(proxy_count);
         }
     }
 
@@ -535,7 +549,8 @@ impl World {
     }
 
     /// Sequential impulses (§6–§9): load the bodies, compute effective masses and bounce
-    /// targets, warm start, iterate, store the velocities and the impulses for next step.
+    /// targets, warm start, iterate, store the impulses for next step. The solved velocities
+    /// stay in `self.solver.bodies`; `integrate_positions` writes them back to the bodies.
     fn solve_velocities(&mut self, dt: f32) {
         self.load_solver_bodies();
         let threshold = self.config.warm_start_normal_threshold;
@@ -559,7 +574,15 @@ impl World {
             self.contacts.iter().map(|c| (c.normal_impulse, c.tangent_impulse, c.rolling_impulse)),
         );
         // `contact_solver::warm_start`, then `solve_order.build`, in one pass.
-        self.solve_order.warm_start_and_build(&self.contacts, &mut self.solver.bodies);
+        // The projection's contacts are gathered on the way (its inverse masses are those
+        // of the solver bodies, which nothing changes before the projection).
+        let projection = &mut self.projection;
+        projection.clear();
+        self.solve_order.warm_start_and_build(
+            &self.contacts,
+            &mut self.solver.bodies,
+            |c, inverse_mass_a, inverse_mass_b| projection.add(c, inverse_mass_a, inverse_mass_b),
+        );
         // Prepares, then solves four contacts of a colour at a time; equal to the reference
         // `contact_solver::prepare` and `velocity_iterations` passes of
         // `contact_solver::solve_in_order` over `solve_order.order()`.
@@ -580,12 +603,8 @@ impl World {
         {
             self.solve_again_without_bounce_targets(dt);
         }
-        for (slot, solved) in self.slots.iter_mut().zip(&self.solver.bodies) {
-            if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
-                body.velocity = solved.velocity;
-                body.angular_velocity = solved.angular_velocity;
-            }
-        }
+        // The solved velocities are written back to the bodies by `integrate_positions`, in
+        // its pass over the bodies: nothing reads them before.
         self.store_impulses();
     }
 
@@ -660,25 +679,46 @@ impl World {
 
     /// Fills the solver arrays: bodies by slot, then the walls; only awake dynamic bodies
     /// can be moved by an impulse (everything else has inverse mass 0, R-BODY-2).
+    ///
+    /// Each entry is written once into the arrays' spare capacity: a push checks for room
+    /// each time, and filling with defaults first writes the arrays twice.
     fn load_solver_bodies(&mut self) {
-        self.solver.clear();
-        for slot in &self.slots {
-            match &slot.body {
-                Some(b) if is_awake_dynamic(b) => self.solver.push(
-                    SolverBody {
-                        velocity: b.velocity,
-                        angular_velocity: b.angular_velocity,
-                        inverse_mass: b.inverse_mass,
-                        inverse_inertia: b.inverse_inertia,
-                    },
-                    (b.previous_velocity, b.previous_angular_velocity),
-                    b.held,
-                ),
-                _ => self.solver.push(SolverBody::default(), (Vec2::ZERO, 0.0), false),
+        let n = self.slots.len() + WALL_COUNT;
+        let solver = &mut self.solver;
+        let (bodies, starts, helds) = (
+            room_for(&mut solver.bodies, n),
+            room_for(&mut solver.start_velocity, n),
+            room_for(&mut solver.held, n),
+        );
+        let mut entries = bodies.iter_mut().zip(starts.iter_mut()).zip(helds.iter_mut());
+        // `&mut entries`: the zip stops at the last slot, leaving the walls' entries.
+        for (slot, ((solved, start), held)) in self.slots.iter().zip(&mut entries) {
+            if let Some(b) = slot.body.as_ref().filter(|b| is_awake_dynamic(b)) {
+                solved.write(SolverBody {
+                    velocity: b.velocity,
+                    angular_velocity: b.angular_velocity,
+                    inverse_mass: b.inverse_mass,
+                    inverse_inertia: b.inverse_inertia,
+                });
+                start.write((b.previous_velocity, b.previous_angular_velocity));
+                held.write(b.held);
+            } else {
+                solved.write(SolverBody::default());
+                start.write((Vec2::ZERO, 0.0));
+                held.write(false);
             }
         }
-        for _ in 0..WALL_COUNT {
-            self.solver.push(SolverBody::default(), (Vec2::ZERO, 0.0), false);
+        for ((solved, start), held) in entries {
+            solved.write(SolverBody::default());
+            start.write((Vec2::ZERO, 0.0));
+            held.write(false);
+        }
+        // SAFETY: each array's first `n` entries were written above, one per slot and one
+        // per wall (`room_for` made room for `n`).
+        unsafe {
+            solver.bodies.set_len(n);
+            solver.start_velocity.set_len(n);
+            solver.held.set_len(n);
         }
     }
 
@@ -708,42 +748,57 @@ impl World {
         self.warm_start_cache.rebuild(slots.len(), |(a, b)| passive(a) && passive(b), fresh);
     }
 
-    /// Clamps the speeds (§12), then semi-implicit Euler's second half with the NEW velocity
-    /// (§3), body by body in one pass over the slots (each touches only its own body). On
+    /// Writes the solved velocities back (the end of `solve_velocities`), clamps the speeds
+    /// (§12), then semi-implicit Euler's second half with the NEW velocity (§3), body by
+    /// body in one pass over the slots (each touches only its own body). On
     /// the way it copies what the projection starts from, each slot's position now and at
     /// the step start (zero for empty slots and the walls), saving it a pass of its own.
     fn integrate_positions(&mut self, dt: f32) {
         let max_speed = self.config.max_speed;
         let max_spin = self.config.max_angular_speed();
-        self.positions.clear();
-        self.start_positions.clear();
-        for slot in &mut self.slots {
+        // Written once each into the spare capacity: cheaper than a push per slot, and
+        // than filling with zeros first.
+        let n = self.slots.len() + WALL_COUNT;
+        let positions = room_for(&mut self.positions, n);
+        let starts = room_for(&mut self.start_positions, n);
+        let copies = positions.iter_mut().zip(starts.iter_mut());
+        let mut per_slot = self.solver.bodies.iter().zip(copies);
+        // `&mut per_slot`: the zip stops at the last slot, leaving the walls' entries.
+        for (slot, (solved, (position, start))) in self.slots.iter_mut().zip(&mut per_slot) {
             let Some(body) = slot.body.as_mut() else {
-                self.positions.push(Vec2::ZERO);
-                self.start_positions.push(Vec2::ZERO);
+                position.write(Vec2::ZERO);
+                start.write(Vec2::ZERO);
                 continue;
             };
             if is_awake_dynamic(body) {
+                // The end of the velocity solve: its velocities back to the body.
+                body.velocity = solved.velocity;
+                body.angular_velocity = solved.angular_velocity;
                 clamp_speed(body, max_speed, max_spin);
                 integrate_position(body, dt);
             }
-            self.positions.push(body.position);
-            self.start_positions.push(body.previous_position);
+            position.write(body.position);
+            start.write(body.previous_position);
         }
-        for _ in 0..WALL_COUNT {
-            self.positions.push(Vec2::ZERO);
-            self.start_positions.push(Vec2::ZERO);
+        for (_, (position, start)) in per_slot {
+            position.write(Vec2::ZERO);
+            start.write(Vec2::ZERO);
+        }
+        // SAFETY: the first `n` entries of both were written above, one per slot and one
+        // per wall (`room_for` made room for `n`).
+        unsafe {
+            self.positions.set_len(n);
+            self.start_positions.set_len(n);
         }
     }
 
     /// Position projection over all contacts (§10, R-POS-1, R-POS-2).
     fn correct_positions(&mut self) {
-        // `positions` and `start_positions` were filled by `integrate_positions`.
-        self.projection.run(
-            &self.contacts,
+        // `positions` and `start_positions` were filled by `integrate_positions`, the
+        // projection's contacts by `solve_velocities`.
+        self.projection.run_added(
             &mut self.positions,
             &self.start_positions,
-            &self.solver.bodies,
             &position_solver::ProjectionSettings {
                 iterations: self.config.position_iterations,
                 factor: self.config.position_correction_factor,
@@ -760,9 +815,9 @@ impl World {
             limit: self.config.max_wall_penetration,
         };
         let mut braked = 0;
-        for (index, slot) in self.slots.iter_mut().enumerate() {
+        for (slot, &position) in self.slots.iter_mut().zip(&self.positions) {
             if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
-                body.position = self.positions[index];
+                body.position = position;
                 braked += usize::from(brake.apply(body));
             }
         }
@@ -783,13 +838,14 @@ impl World {
                 self.union_find.union(c.a, c.b);
             }
         }
+        // Written once per slot (no fill with u32::MAX first, no bounds checks).
+        let union_find = &mut self.union_find;
         self.island_root.clear();
-        self.island_root.resize(n, u32::MAX);
-        for (index, &awake) in self.awake_dynamic.iter().enumerate() {
-            if awake {
-                self.island_root[index] = self.union_find.find(index as u32);
-            }
-        }
+        self.island_root.extend(
+            self.awake_dynamic.iter().enumerate().map(|(index, &awake)| {
+                if awake { union_find.find(index as u32) } else { u32::MAX }
+            }),
+        );
     }
 
     /// Rest timers and sleep of this step's islands (§11).
@@ -804,7 +860,7 @@ impl World {
         // Each awake body's rest timer, and its island's least rest time, in one pass that
         // also counts the awake and the sleeping bodies for the stats.
         let (mut awake, mut sleeping) = (0, 0);
-        for (index, slot) in self.slots.iter_mut().enumerate() {
+        for (slot, &root) in self.slots.iter_mut().zip(&self.island_root) {
             let Some(body) = slot.body.as_mut() else { continue };
             if !is_awake_dynamic(body) {
                 sleeping += usize::from(body.sleeping);
@@ -814,7 +870,7 @@ impl World {
             let resting =
                 body.velocity.length() <= linear && body.angular_velocity.abs() <= angular;
             body.rest_time = if resting && !body.held { body.rest_time + dt } else { 0.0 };
-            let rest = &mut self.island_rest[self.island_root[index] as usize];
+            let rest = &mut self.island_rest[root as usize];
             *rest = rest.min(body.rest_time);
         }
         let awake_islands = (0..n).filter(|&i| self.island_root[i] == i as u32).count();
@@ -1450,6 +1506,14 @@ fn wake_body(body: &mut Body) {
     body.rest_time = 0.0;
 }
 
+/// Empties `v` and returns room for `n` entries in its spare capacity (allocating only if
+/// it has less), to be written before `set_len(n)`.
+fn room_for<T>(v: &mut Vec<T>, n: usize) -> &mut [std::mem::MaybeUninit<T>] {
+    v.clear();
+    v.reserve(n);
+    &mut v.spare_capacity_mut()[..n]
+}
+
 /// Moves under the solver this step: dynamic and not asleep.
 fn is_awake_dynamic(body: &Body) -> bool {
     body.kind == BodyKind::Dynamic && !body.sleeping
@@ -1558,18 +1622,19 @@ struct WallCollider<'a> {
 
 impl WallCollider<'_> {
     /// Appends the contacts of the awake dynamic body in slot `index` with the walls, and
-    /// their warm-start keys (§5, R-COL-6).
+    /// their warm-start keys (§5, R-COL-6). `(min, max)` is the body's `aabb()`, which the
+    /// caller has at hand.
     fn collide(
         &self,
         index: u32,
         handle_bits: u64,
         body: &Body,
+        (min, max): (Vec2, Vec2),
         (contacts, keys): (&mut Vec<SolverContact>, &mut Vec<PairKey>),
     ) {
         // Most bodies touch no wall: a box strictly inside the bounds touches none of the
         // four. Exact, not an estimate: `min.x > bounds.x` is the left wall's
         // `n·p − reach − offset > 0` with n = (1, 0), reach = hw; likewise for the others.
-        let (min, max) = body.aabb();
         if min.cmpgt(self.min).all() && max.cmplt(self.max).all() {
             return;
         }
