@@ -62,6 +62,8 @@ pub struct ContactCache {
     /// The next step's entries while they are dealt into their groups (then swapped with
     /// `entries`, keeping both buffers).
     spare: Vec<Entry>,
+    /// Where each group after the first starts, to check the dealing against.
+    next_start: Vec<u32>,
 }
 
 impl ContactCache {
@@ -124,14 +126,25 @@ impl ContactCache {
         for g in 2..self.group_start.len() {
             self.group_start[g] += self.group_start[g - 1];
         }
+        // Each entry is written once into the spare capacity: filling the buffer with
+        // defaults first cost a 40-byte store per contact every step.
+        self.next_start.clear();
+        self.next_start.extend_from_slice(&self.group_start[2..]);
         self.spare.clear();
-        self.spare.resize(total, Entry::default());
+        self.spare.reserve(total);
+        let room = &mut self.spare.spare_capacity_mut()[..total];
         let kept = self.entries.iter().filter(|e| !e.taken).copied();
         for e in kept.chain(fresh.map(|(key, impulse)| Entry { key, impulse, taken: false })) {
             let cursor = &mut self.group_start[group_of(e.key) + 1];
-            self.spare[*cursor as usize] = e;
+            room[*cursor as usize].write(e);
             *cursor += 1;
         }
+        // Group g's cursor started at its first entry and moved one entry per write; if
+        // every cursor ended at the next group's start, each group got exactly its count
+        // and all `total` entries were written once.
+        assert_eq!(self.group_start[1..self.group_start.len() - 1], self.next_start[..], "groups");
+        // SAFETY: by the assert, the first `total` entries were written.
+        unsafe { self.spare.set_len(total) };
         std::mem::swap(&mut self.entries, &mut self.spare);
         self.group_start.pop();
     }
