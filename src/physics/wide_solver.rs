@@ -625,8 +625,11 @@ impl WideContacts {
         self.velocities.push(Vec4::ZERO);
         let sink = bodies.bodies.len() as u32;
 
-        // The first lane of each colour's groups, and one batch per colour in use.
-        self.batches.clear();
+        // The first lane of each colour's groups, and one batch per colour in use. The
+        // batches are built aside and handed to `solve` only after the checks below: a load
+        // that panics half-way (and is caught) leaves no batch to solve stale groups with.
+        let mut batches = std::mem::take(&mut self.batches);
+        batches.clear();
         self.next_lane.clear();
         let (mut linear_groups, mut rolling_groups) = (0, 0);
         let (wide_colours, overflow) = counts.split_at(counts.len().saturating_sub(1));
@@ -635,7 +638,7 @@ impl WideContacts {
             linear_groups += linear.div_ceil(LANES as u32);
             rolling_groups += rolling.div_ceil(LANES as u32);
             if linear + rolling > 0 {
-                self.batches.push(Batch { linear_end: linear_groups, rolling_end: rolling_groups });
+                batches.push(Batch { linear_end: linear_groups, rolling_end: rolling_groups });
             }
         }
         // Overflow contacts: one group each, after the colours' groups.
@@ -706,7 +709,7 @@ impl WideContacts {
                 None => {
                     overflow_next[kind] += 1;
                     let [linear_end, rolling_end] = overflow_next;
-                    self.batches.push(Batch { linear_end, rolling_end });
+                    batches.push(Batch { linear_end, rolling_end });
                     (overflow_next[kind] - 1) as usize * LANES
                 }
             };
@@ -756,6 +759,7 @@ impl WideContacts {
             start[1] += rolling.next_multiple_of(LANES as u32);
         }
         assert_eq!(overflow_next, [linear_total as u32, rolling_total as u32], "overflow count");
+        self.batches = batches;
         for group in &mut self.linear {
             group.set_masses();
         }
@@ -1037,5 +1041,47 @@ mod tests {
                 assert!(overflow > 0, "round {round}: the hub should overflow 64 colours");
             }
         }
+    }
+
+    /// The unchecked gathers rely on `load` having run to its end (see `WideContacts::solve`).
+    /// A load that panics (here: counts that claim a contact the list does not have) and is
+    /// caught must not leave last step's groups, with body indices far beyond the new
+    /// bodies, to the next `solve`: it leaves no batch at all, and `solve` does nothing.
+    #[test]
+    fn a_load_that_panics_leaves_nothing_to_solve() {
+        let bodies = |n: usize| {
+            let mut set = SolverBodies::default();
+            for _ in 0..n {
+                let body =
+                    SolverBody { velocity: Vec2::ONE, inverse_mass: 1.0, ..SolverBody::default() };
+                set.push(body, (Vec2::ZERO, 0.0), false);
+            }
+            set
+        };
+        let contact = |a, b| {
+            SolverContact::new(
+                a,
+                b,
+                Vec2::Y,
+                1.0,
+                Vec2::ZERO,
+                Vec2::ZERO,
+                Vec2::ZERO,
+                0.5,
+                0.0,
+                0.0,
+            )
+        };
+        let mut wide = WideContacts::default();
+        wide.load(&mut [contact(998, 999)], &bodies(1000), 50.0, &[0], &[[1, 0], [0, 0]]);
+        wide.solve();
+        let small = bodies(2);
+        let load = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            wide.load(&mut [], &small, 50.0, &[], &[[1, 0], [0, 0]]);
+        }));
+        assert!(load.is_err(), "counts that do not match the contacts must be refused");
+        assert!(wide.batches.is_empty(), "a failed load left {} batches", wide.batches.len());
+        wide.solve();
+        assert_eq!(wide.velocities.len(), 3, "two bodies and the sink");
     }
 }

@@ -691,8 +691,10 @@ impl World {
             room_for(&mut solver.held, n),
         );
         let mut entries = bodies.iter_mut().zip(starts.iter_mut()).zip(helds.iter_mut());
+        let mut written = 0;
         // `&mut entries`: the zip stops at the last slot, leaving the walls' entries.
         for (slot, ((solved, start), held)) in self.slots.iter().zip(&mut entries) {
+            written += 1;
             if let Some(b) = slot.body.as_ref().filter(|b| is_awake_dynamic(b)) {
                 solved.write(SolverBody {
                     velocity: b.velocity,
@@ -709,12 +711,14 @@ impl World {
             }
         }
         for ((solved, start), held) in entries {
+            written += 1;
             solved.write(SolverBody::default());
             start.write((Vec2::ZERO, 0.0));
             held.write(false);
         }
-        // SAFETY: each array's first `n` entries were written above, one per slot and one
-        // per wall (`room_for` made room for `n`).
+        assert_eq!(written, n, "solver bodies written");
+        // SAFETY: by the assert, each array's first `n` entries were written above, one per
+        // slot and one per wall (`room_for` made room for `n`).
         unsafe {
             solver.bodies.set_len(n);
             solver.start_velocity.set_len(n);
@@ -762,7 +766,8 @@ impl World {
         let positions = room_for(&mut self.positions, n);
         let starts = room_for(&mut self.start_positions, n);
         let copies = positions.iter_mut().zip(starts.iter_mut());
-        let mut per_slot = self.solver.bodies.iter().zip(copies);
+        // Sliced to `n`: the zip is then exactly `n` long whatever the solver arrays hold.
+        let mut per_slot = self.solver.bodies[..n].iter().zip(copies);
         // `&mut per_slot`: the zip stops at the last slot, leaving the walls' entries.
         for (slot, (solved, (position, start))) in self.slots.iter_mut().zip(&mut per_slot) {
             let Some(body) = slot.body.as_mut() else {
