@@ -29,8 +29,8 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sandbox_physics::physics::scenes;
-use bevy_sandbox_physics::physics::{BodyKind, PhysicsConfig, World as CoreWorld};
-use bevy_sandbox_physics::plugin::{CoordinateMapping, PhysicsSystems};
+use bevy_sandbox_physics::physics::{PhysicsConfig, World as CoreWorld};
+use bevy_sandbox_physics::plugin::{CoordinateMapping, PhysicsSystems, body_components};
 use bevy_sandbox_physics::prelude::*;
 
 /// Command-line settings.
@@ -141,20 +141,7 @@ fn plugin_app(scene: &scenes::Scene, config: &PhysicsConfig) -> App {
     // The first update starts the clocks (delta 0, no step).
     app.update();
     for desc in &scene.bodies {
-        let kind = match desc.kind {
-            BodyKind::Dynamic => RigidBody::Dynamic,
-            BodyKind::Static => RigidBody::Static,
-        };
-        let position = mapping.position_to_bevy(desc.position);
-        app.world_mut().spawn((
-            Collider::from_shape(desc.shape),
-            kind,
-            PhysicsMaterial(desc.material),
-            Transform::from_translation(position.extend(0.0))
-                .with_rotation(Quat::from_rotation_z(-desc.angle)),
-            LinearVelocity(mapping.vector_to_bevy(desc.velocity)),
-            AngularVelocity(-desc.angular_velocity),
-        ));
+        app.world_mut().spawn(body_components(desc, mapping));
     }
     app
 }

@@ -22,6 +22,6 @@ pub mod prelude {
         AngularVelocity, BodyContact, Collider, Contact, DragSettings, DragState, Held,
         LinearVelocity, NoInterpolation, NotDraggable, PhysicsBounds, PhysicsControls,
         PhysicsDebugDraw, PhysicsMaterial, PhysicsPose, PhysicsSystems, PhysicsWarning,
-        PhysicsWorld, RigidBody, SandboxPhysicsPlugin, Sleeping,
+        PhysicsWorld, RigidBody, SandboxPhysicsPlugin, Sleeping, body_components,
     };
 }

@@ -7,9 +7,9 @@ mod plugin_support;
 use std::time::Duration;
 
 use bevy::prelude::*;
+use bevy_sandbox_physics::physics::PhysicsConfig;
 use bevy_sandbox_physics::physics::scenes::{self, Scene};
-use bevy_sandbox_physics::physics::{BodyKind, PhysicsConfig};
-use bevy_sandbox_physics::plugin::CoordinateMapping;
+use bevy_sandbox_physics::plugin::{CoordinateMapping, body_components};
 use bevy_sandbox_physics::prelude::*;
 use plugin_support::*;
 
@@ -29,24 +29,10 @@ fn assert_plugin_matches_core(scene: &Scene, count: u64) {
         .bodies
         .iter()
         .map(|desc| {
-            let kind = match desc.kind {
-                BodyKind::Dynamic => RigidBody::Dynamic,
-                BodyKind::Static => RigidBody::Static,
-            };
-            let position = mapping.position_to_bevy(desc.position);
+            let components = body_components(desc, mapping);
+            let position = components.3.translation.truncate();
             assert_eq!(mapping.position_to_core(position), desc.position);
-            spawn(
-                &mut app,
-                (
-                    Collider::from_shape(desc.shape),
-                    kind,
-                    PhysicsMaterial(desc.material),
-                    Transform::from_translation(position.extend(0.0))
-                        .with_rotation(Quat::from_rotation_z(-desc.angle)),
-                    LinearVelocity(mapping.vector_to_bevy(desc.velocity)),
-                    AngularVelocity(-desc.angular_velocity),
-                ),
-            )
+            spawn(&mut app, components)
         })
         .collect();
 

@@ -7,7 +7,8 @@
 
 use bevy::prelude::*;
 use bevy_sandbox_physics::physics::scenes::{self, Scene, SceneRng};
-use bevy_sandbox_physics::physics::{BodyDesc, BodyKind, MIN_BODY_SIZE, Material, Shape};
+use bevy_sandbox_physics::physics::{BodyDesc, MIN_BODY_SIZE, Material, Shape};
+use bevy_sandbox_physics::plugin::CoordinateMapping;
 use bevy_sandbox_physics::prelude::*;
 
 /// The scenes the palette and the number keys load.
@@ -149,26 +150,15 @@ pub fn body_bundle(
     scene_size: Vec2,
     bounds: Rect,
 ) -> Option<(Collider, RigidBody, PhysicsMaterial, Transform, LinearVelocity, AngularVelocity)> {
+    // The scene's rectangle in Bevy coordinates: its top-left corner is the scene's origin.
     let left = bounds.center().x - 0.5 * scene_size.x;
-    let position = Vec2::new(left + desc.position.x, bounds.min.y + scene_size.y - desc.position.y);
-    let half = desc.shape.half_size();
-    let inside = Rect::from_center_half_size(position, half);
-    if !bounds.contains(inside.min) || !bounds.contains(inside.max) {
-        return None;
-    }
-    let kind = match desc.kind {
-        BodyKind::Dynamic => RigidBody::Dynamic,
-        BodyKind::Static => RigidBody::Static,
-    };
-    Some((
-        Collider::from_shape(desc.shape),
-        kind,
-        PhysicsMaterial(desc.material),
-        Transform::from_translation(position.extend(0.0))
-            .with_rotation(Quat::from_rotation_z(-desc.angle)),
-        LinearVelocity(Vec2::new(desc.velocity.x, -desc.velocity.y)),
-        AngularVelocity(-desc.angular_velocity),
-    ))
+    let top = bounds.min.y + scene_size.y;
+    let mapping =
+        CoordinateMapping::from_bounds(Rect::new(left, bounds.min.y, left + scene_size.x, top));
+    let components = body_components(desc, mapping);
+    let inside =
+        Rect::from_center_half_size(components.3.translation.truncate(), desc.shape.half_size());
+    (bounds.contains(inside.min) && bounds.contains(inside.max)).then_some(components)
 }
 
 /// Despawns every body and spawns `preset` fitted into `bounds`; returns the body count.

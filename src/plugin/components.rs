@@ -21,7 +21,8 @@
 
 use bevy::prelude::*;
 
-use crate::physics::{BodyKind, Material, Shape};
+use super::coords::CoordinateMapping;
+use crate::physics::{BodyDesc, BodyKind, Material, Shape};
 
 /// Whether the body moves (dynamic) or stays where it is put (static).
 ///
@@ -44,6 +45,35 @@ impl RigidBody {
             RigidBody::Static => BodyKind::Static,
         }
     }
+
+    /// The component for the core's body kind.
+    pub fn from_kind(kind: BodyKind) -> Self {
+        match kind {
+            BodyKind::Dynamic => RigidBody::Dynamic,
+            BodyKind::Static => RigidBody::Static,
+        }
+    }
+}
+
+/// The components of a body described in the core's terms (a [`BodyDesc`], as the shared
+/// scenes of [`physics::scenes`](crate::physics::scenes) give them), in Bevy's frame as
+/// `mapping` places it: collider, kind, material, pose and velocities. Spawned, the body
+/// joins the simulation at the next fixed step exactly as `World::add_body(desc)` would
+/// add it to a core world with the plugin's bounds.
+pub fn body_components(
+    desc: &BodyDesc,
+    mapping: CoordinateMapping,
+) -> (Collider, RigidBody, PhysicsMaterial, Transform, LinearVelocity, AngularVelocity) {
+    let position = mapping.position_to_bevy(desc.position);
+    (
+        Collider::from_shape(desc.shape),
+        RigidBody::from_kind(desc.kind),
+        PhysicsMaterial(desc.material),
+        Transform::from_translation(position.extend(0.0))
+            .with_rotation(Quat::from_rotation_z(mapping.angle_to_bevy(desc.angle))),
+        LinearVelocity(mapping.vector_to_bevy(desc.velocity)),
+        AngularVelocity(mapping.angle_to_bevy(desc.angular_velocity)),
+    )
 }
 
 /// The shape of a body: a circle or an axis-aligned rectangle (§2), sizes in px.

@@ -42,7 +42,7 @@ use bevy::prelude::*;
 
 pub use components::{
     AngularVelocity, BodyPose, Collider, LinearVelocity, NoInterpolation, PhysicsMaterial,
-    PhysicsPose, RigidBody, Sleeping,
+    PhysicsPose, RigidBody, Sleeping, body_components,
 };
 pub use controls::{PhysicsBounds, PhysicsControls};
 pub use coords::CoordinateMapping;
