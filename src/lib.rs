@@ -21,7 +21,7 @@ pub mod prelude {
     pub use crate::plugin::{
         AngularVelocity, BodyContact, Collider, Contact, DragSettings, DragState, Held,
         LinearVelocity, NoInterpolation, NotDraggable, PhysicsBounds, PhysicsControls,
-        PhysicsDebugDraw, PhysicsMaterial, PhysicsPose, PhysicsSystems, PhysicsWarning,
-        PhysicsWorld, RigidBody, SandboxPhysicsPlugin, Sleeping, body_components,
+        PhysicsDebugDraw, PhysicsMaterial, PhysicsPose, PhysicsSchedule, PhysicsSystems,
+        PhysicsWarning, PhysicsWorld, RigidBody, SandboxPhysicsPlugin, Sleeping, body_components,
     };
 }

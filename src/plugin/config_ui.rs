@@ -37,11 +37,11 @@ use bevy_egui::{
     EguiContext, EguiContexts, EguiPlugin, EguiPrimaryContextPass, EguiZoomFactor, egui,
 };
 
-use super::PhysicsSystems;
 use super::controls::PhysicsControls;
 use super::physics_world::PhysicsWorld;
 use super::picking::{BodyPickingSystems, DragSettings, PointerCapture};
 use super::presets::{self, BUILTIN_PRESETS};
+use super::{PhysicsSchedule, PhysicsSystems};
 use crate::physics::{Parameter, ParameterGroup, ParameterValue, PhysicsConfig};
 
 /// The live-tuning panel; [`SandboxPhysicsPlugin`](super::SandboxPhysicsPlugin) adds it
@@ -56,7 +56,7 @@ pub struct PhysicsPanelPlugin;
 impl Plugin for PhysicsPanelPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<PhysicsPanel>().init_resource::<PhysicsStatistics>().add_systems(
-            FixedUpdate,
+            PhysicsSchedule,
             record_step_statistics.after(PhysicsSystems::Step).before(PhysicsSystems::Writeback),
         );
         if !app.is_plugin_added::<bevy::render::RenderPlugin>() {

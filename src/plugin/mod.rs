@@ -4,7 +4,8 @@
 //!
 //! # Schedule
 //! The core steps in `FixedUpdate`, with `Time<Fixed>` at `1/time_step` Hz (120 Hz by
-//! default), in three chained [`PhysicsSystems`] sets users can order against:
+//! default): one system there, [`run_physics_schedule`], runs [`PhysicsSchedule`], whose three
+//! chained [`PhysicsSystems`] sets users can order against:
 //!
 //! 1. [`PhysicsSystems::Prepare`]: config, controls and walls go to the core; new and changed
 //!    bodies are built; the user's teleports, velocities and materials are applied.
@@ -37,6 +38,7 @@ pub mod picking;
 pub mod presets;
 pub mod sync;
 
+use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
 
@@ -59,19 +61,43 @@ pub const DEFAULT_BOUNDS: Rect =
 
 /// The plugin's system sets, in the order they run.
 ///
-/// `Prepare`, `Step` and `Writeback` are chained in `FixedUpdate`; `Interpolate` runs in
-/// `Update`. Order your systems against them, e.g. `.before(PhysicsSystems::Prepare)` to push
-/// bodies on the coming step, `.after(PhysicsSystems::Writeback)` to read its results.
+/// `Prepare`, `Step` and `Writeback` are chained in [`PhysicsSchedule`], which runs once per
+/// fixed step; `Interpolate` runs in `Update`.
+///
+/// In `FixedUpdate` the same three sets are chained around the one system that runs
+/// [`PhysicsSchedule`] (it is in `Step`). Order your `FixedUpdate` systems against them:
+/// `.before(PhysicsSystems::Prepare)` to push bodies on the coming step,
+/// `.after(PhysicsSystems::Writeback)` to read its results. A system that must run between
+/// two phases (after the step, before the write-back, say) goes into [`PhysicsSchedule`]
+/// itself, ordered against the sets there.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PhysicsSystems {
-    /// `FixedUpdate`: config, controls, new bodies and user writes go to the core.
+    /// Config, controls, new bodies and user writes go to the core.
     Prepare,
-    /// `FixedUpdate`: one step of the core world.
+    /// One step of the core world.
     Step,
-    /// `FixedUpdate`: results go back into the components.
+    /// Results go back into the components.
     Writeback,
     /// `Update`: interpolated `Transform`s (and, after them, the debug drawing).
     Interpolate,
+}
+
+/// The three phases of a fixed step, in order.
+const PHASES: (PhysicsSystems, PhysicsSystems, PhysicsSystems) =
+    (PhysicsSystems::Prepare, PhysicsSystems::Step, PhysicsSystems::Writeback);
+
+/// The schedule of one physics step: [`PhysicsSystems::Prepare`], [`PhysicsSystems::Step`] and
+/// [`PhysicsSystems::Writeback`], run once per fixed step from `FixedUpdate`.
+///
+/// Its executor is single-threaded: its systems run in a fixed order on the thread that runs
+/// `FixedUpdate`, with no hand-off to a worker thread between them.
+#[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PhysicsSchedule;
+
+/// Runs [`PhysicsSchedule`]: the plugin's one system in `FixedUpdate`.
+pub fn run_physics_schedule(world: &mut bevy::ecs::world::World) {
+    // The schedule is only missing while it runs; it never runs itself.
+    let _ = world.try_run_schedule(PhysicsSchedule);
 }
 
 /// Runs the physics core in a Bevy app.
@@ -208,37 +234,44 @@ impl Plugin for SandboxPhysicsPlugin {
             .register_type::<NoInterpolation>()
             .register_type::<PhysicsPose>();
 
-        app.configure_sets(
-            FixedUpdate,
-            (PhysicsSystems::Prepare, PhysicsSystems::Step, PhysicsSystems::Writeback).chain(),
-        )
-        .add_systems(
-            FixedUpdate,
-            (
+        // The physics runs in its own single-threaded schedule, started by one system in
+        // `FixedUpdate`: the multi-threaded executor hands each system to a worker thread, and
+        // at 10,000 bodies those hand-offs between the plugin's systems cost about 0.1 ms a
+        // step, 3 % of the core's step (`benches/plugin_overhead.rs`). The systems run in a
+        // fixed order anyway, so a second thread has nothing to do.
+        let mut schedule = Schedule::new(PhysicsSchedule);
+        schedule.set_executor(SingleThreadedExecutor::new());
+        app.add_schedule(schedule)
+            .configure_sets(PhysicsSchedule, PHASES.chain())
+            .add_systems(
+                PhysicsSchedule,
                 (
-                    controls::clear_bodies.run_if(controls::clear_requested),
-                    // One system rather than four chained ones: at 10,000 bodies each system
-                    // the multi-threaded executor hands out costs about 15 µs
-                    // (`benches/plugin_overhead.rs`), and these always run in this order.
-                    config::apply_config
-                        .pipe(controls::apply_controls)
-                        .pipe(sync::register_bodies)
-                        .pipe(sync::apply_user_writes),
-                )
-                    .chain()
-                    .in_set(PhysicsSystems::Prepare),
-                sync::step_world.in_set(PhysicsSystems::Step),
-                (sync::write_back, sync::apply_sleep_markers.run_if(sync::sleep_markers_pending))
-                    .chain()
-                    .in_set(PhysicsSystems::Writeback),
-            ),
-        )
-        .add_systems(
-            Update,
-            interpolation::interpolate_transforms.in_set(PhysicsSystems::Interpolate),
-        )
-        .add_systems(PreStartup, config::time_fixed_loop)
-        .add_observer(sync::remove_body);
+                    (
+                        controls::clear_bodies.run_if(controls::clear_requested),
+                        config::apply_config
+                            .pipe(controls::apply_controls)
+                            .pipe(sync::register_bodies)
+                            .pipe(sync::apply_user_writes),
+                    )
+                        .chain()
+                        .in_set(PhysicsSystems::Prepare),
+                    sync::step_world.in_set(PhysicsSystems::Step),
+                    (
+                        sync::write_back,
+                        sync::apply_sleep_markers.run_if(sync::sleep_markers_pending),
+                    )
+                        .chain()
+                        .in_set(PhysicsSystems::Writeback),
+                ),
+            )
+            .configure_sets(FixedUpdate, PHASES.chain())
+            .add_systems(FixedUpdate, run_physics_schedule.in_set(PhysicsSystems::Step))
+            .add_systems(
+                Update,
+                interpolation::interpolate_transforms.in_set(PhysicsSystems::Interpolate),
+            )
+            .add_systems(PreStartup, config::time_fixed_loop)
+            .add_observer(sync::remove_body);
 
         if self.picking {
             app.add_plugins(picking::BodyPickingPlugin);
