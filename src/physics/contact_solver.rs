@@ -265,7 +265,7 @@ pub fn collision_impulse(normal_velocity: f32, restitution: f32, k: f32) -> f32 
 /// `restitution_threshold` nothing bounces (R-RES-4), and held bodies never bounce (R-RES-6).
 ///
 /// The reference path: [`SolveOrder::solve_passes`] computes the same numbers (levers and
-/// bounce with [`set_levers_and_bounce`], the masses four contacts at a time) while it lays
+/// bounce with `set_levers_and_bounce`, the masses four contacts at a time) while it lays
 /// the contacts out for the wide passes.
 pub fn prepare(contacts: &mut [SolverContact], bodies: &SolverBodies, restitution_threshold: f32) {
     for c in contacts {
@@ -690,7 +690,7 @@ impl SolveOrder {
     }
 
     /// [`prepare`], then `iterations` Gauss-Seidel passes over `contacts` in this order, four
-    /// contacts of a colour at a time ([`wide_solver`](super::wide_solver)). The contacts
+    /// contacts of a colour at a time ([`wide_solver`]). The contacts
     /// (effective masses, levers, bounce targets, impulses) and the velocities equal those of
     /// [`prepare`] and `iterations` calls of [`solve_in_order`] with
     /// [`order`](Self::order), the reference path. Needs [`build`](Self::build) and the warm

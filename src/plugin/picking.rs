@@ -21,8 +21,9 @@
 //! * A press of [`DragSettings::button`] grabs the body that `bevy_picking` reports as
 //!   hovered by that pointer ([`HoverMap`]), so anything drawn above it that blocks picking,
 //!   such as an egui window, a Bevy UI node or a sprite, takes the press instead. Pointers a UI
-//!   layer reported in [`PointerCapture`] never grab. [`World::grab`] wakes the body's island;
-//!   the held body feels no gravity, never bounces and never sleeps (R-DRAG-2).
+//!   layer reported in [`PointerCapture`] never grab.
+//!   [`World::grab`](crate::physics::World::grab) wakes the body's island; the held body
+//!   feels no gravity, never bounces and never sleeps (R-DRAG-2).
 //! * Every frame the held body's drag target is the pointer position minus the offset at
 //!   which it was grabbed, and the core steers it there with `v = (target − position)·rate`:
 //!   it still collides, pushes lighter bodies and is stopped by walls and heavy stacks
@@ -34,7 +35,8 @@
 //!   to `max_speed` by the core); a pointer held still before release has decayed to rest,
 //!   and the body just drops (R-DRAG-3).
 //! * While [`PhysicsControls::paused`] the body is moved directly
-//!   ([`World::move_held_directly`]) and released without a throw (R-DRAG-4).
+//!   ([`World::move_held_directly`](crate::physics::World::move_held_directly)) and released
+//!   without a throw (R-DRAG-4).
 //!
 //! One body per pointer; touch pointers are pointers of their own, so a second finger can
 //! hold a second body. [`DragSettings::enabled`] turns dragging off (the backend keeps
