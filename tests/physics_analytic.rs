@@ -10,7 +10,9 @@ use common::*;
 use glam::Vec2;
 
 /// R-INT-2: after n steps of free fall, v = n·g·dt exactly and s = g·dt²·n(n+1)/2, which
-/// after 0.5 s is within 1.7 % of ½·g·t² (the factor 1 + 1/n of §3).
+/// after 0.5 s is within 1.7 % of ½·g·t² (the factor 1 + 1/n of §3). The sum n(n+1)/2 is
+/// R-INT-1's order, velocity first: x += v·dt with the new v (explicit Euler, position
+/// first, would give n(n−1)/2).
 #[test]
 fn free_fall_matches_the_semi_implicit_euler_sum_r_int_2() {
     let mut w = world_with(Vec2::new(800.0, 5000.0), PhysicsConfig::default());
@@ -30,6 +32,22 @@ fn free_fall_matches_the_semi_implicit_euler_sum_r_int_2() {
     // Exactly (1 + 1/60) = 1.0167 times ½gt²: within the spec's 1.7 %.
     assert_relative(fallen, analytic * (1.0 + 1.0 / 60.0), 1e-4, "discrete factor 1 + 1/n");
     assert!((fallen - analytic) / analytic <= 0.017, "within 1.7 % of ½gt²");
+}
+
+/// R-INT-1: a free circle turns by ω·dt per step: after n steps its angle is n·ω·dt, with ω
+/// unchanged (no contact, no gravity). Tolerance: f32 sums of 60 terms, 1e-5 relative.
+#[test]
+fn a_free_circle_turns_by_omega_dt_per_step_r_int_1() {
+    let mut w = world_with(Vec2::new(800.0, 600.0), no_gravity());
+    let omega = 2.0_f32;
+    let ball =
+        add(&mut w, BodyDesc::circle(20.0, Vec2::new(400.0, 300.0)).with_angular_velocity(omega));
+    for n in 1..=60u32 {
+        w.step(DT).unwrap();
+        let body = w.body(ball).unwrap();
+        assert_eq!(body.angular_velocity(), omega, "ω changed at step {n}");
+        assert_relative(body.angle(), n as f32 * omega * DT, 1e-5, "angle = n·ω·dt");
+    }
 }
 
 /// Two circles of equal density with mass ratio 1 : 3 (radius ratio 1 : √3) on the x axis.
@@ -72,6 +90,23 @@ fn elastic_collision_of_masses_one_to_three_gives_the_textbook_velocities_r_imp_
     assert_close(vb.x, 50.0, 0.01, "v_B after");
     assert_eq!((va.y, vb.y), (0.0, 0.0), "central: no sideways motion");
     assert_relative(ma * va.x + mb * vb.x, momentum_before, 1e-5, "momentum");
+}
+
+/// R-IMP-1: each body of a central collision changes its velocity by the impulse
+/// λ = −(1 + e)·v_n / K, K = 1/m_A + 1/m_B (the rotational terms vanish: r ∥ n for circles),
+/// with v_n = v_B − v_A = −300 px/s at the impact; expected velocities from the bodies' own
+/// masses (1 : 3), tolerance 0.01 px/s.
+#[test]
+fn a_central_collision_exchanges_lambda_minus_one_plus_e_vn_over_k_r_imp_1() {
+    for e in [0.0, 0.25, 0.5, 0.75] {
+        let (mut w, [a, b]) = head_on(e, 200.0, -100.0);
+        let (ma, mb) = (w.body(a).unwrap().mass(), w.body(b).unwrap().mass());
+        run(&mut w, 60);
+        let k = 1.0 / ma + 1.0 / mb;
+        let lambda = -(1.0 + e) * (-300.0) / k;
+        assert_close(vel(&w, a).x, 200.0 - lambda / ma, 0.01, &format!("v_A at e = {e}"));
+        assert_close(vel(&w, b).x, -100.0 + lambda / mb, 0.01, &format!("v_B at e = {e}"));
+    }
 }
 
 /// R-RES-1: a central collision loses ΔE = ½·μ·(1 − e²)·v_rel², μ = m_A·m_B/(m_A + m_B).

@@ -3,8 +3,10 @@
 
 mod common;
 
+use bevy_sandbox_physics::physics::narrow_phase::collide;
+use bevy_sandbox_physics::physics::scenes::SceneRng;
 use bevy_sandbox_physics::physics::{
-    BodyDesc, BodyHandle, Material, PhysicsConfig, VelocityTracker, World,
+    BodyDesc, BodyHandle, Material, PhysicsConfig, Shape, VelocityTracker, World,
 };
 use common::*;
 use glam::Vec2;
@@ -398,4 +400,104 @@ fn set_angle_turns_circles_only_and_wakes_the_island() {
     assert_eq!(w.body(handles[1]).unwrap().angle(), 0.0, "rectangles never rotate");
     assert!(w.set_angle(ball, f32::NAN).is_err());
     assert_eq!(w.body(ball).unwrap().angle(), 1.25, "refused value leaves the angle");
+}
+
+/// How far `point` lies outside `shape` at `centre` (0 inside).
+fn outside(shape: &Shape, centre: Vec2, point: Vec2) -> f32 {
+    match *shape {
+        Shape::Circle { radius } => ((point - centre).length() - radius).max(0.0),
+        Shape::Rect { half_extents } => {
+            ((point - centre).abs() - half_extents).max(Vec2::ZERO).length()
+        }
+    }
+}
+
+/// R-COL-1: every contact the narrow phase reports has a unit normal pointing from A to B, a
+/// depth ≥ 0, and a point in the middle of the overlap: within depth/2 of both shapes (for
+/// each pair of shapes this follows from §5's construction; a point at a centre or on a far
+/// side would break it). The depth is the overlap along the normal: B moved by depth + 0.01 px
+/// along n no longer touches A. 20,000 random pairs of circles and boxes (half sizes 6 to
+/// 60 px, centres up to 120 px apart); tolerance 1e-3 px for the f32 arithmetic.
+#[test]
+fn every_contact_has_a_unit_normal_from_a_to_b_a_depth_and_a_point_in_the_overlap_r_col_1() {
+    let mut rng = SceneRng::new(7);
+    let shape = |rng: &mut SceneRng| {
+        if rng.unit() < 0.5 {
+            Shape::circle(rng.range(6.0, 60.0))
+        } else {
+            Shape::Rect { half_extents: Vec2::new(rng.range(6.0, 60.0), rng.range(6.0, 60.0)) }
+        }
+    };
+    let mut contacts = 0;
+    for pair in 0..20_000 {
+        let (a, b) = (shape(&mut rng), shape(&mut rng));
+        let pa = Vec2::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
+        let pb = pa + Vec2::new(rng.range(-120.0, 120.0), rng.range(-120.0, 120.0));
+        let Some(m) = collide(&a, pa, &b, pb) else { continue };
+        contacts += 1;
+        let case = format!("pair {pair}: {a:?} at {pa}, {b:?} at {pb}: {m:?}");
+        assert!((m.normal.length() - 1.0).abs() <= 1e-5, "normal not unit, {case}");
+        assert!(m.normal.dot(pb - pa) >= 0.0, "normal points from B to A, {case}");
+        assert!(m.depth >= 0.0, "negative depth, {case}");
+        let half = 0.5 * m.depth + 1e-3;
+        assert!(outside(&a, pa, m.point) <= half, "point not in the overlap (A), {case}");
+        assert!(outside(&b, pb, m.point) <= half, "point not in the overlap (B), {case}");
+        let apart = pb + m.normal * (m.depth + 0.01);
+        assert!(collide(&a, pa, &b, apart).is_none(), "depth is not the overlap along n, {case}");
+    }
+    // The sizes and distances make about a third of the pairs touch.
+    assert!(contacts > 5_000, "only {contacts} of 20,000 pairs touched");
+}
+
+/// A circle alone in a weightless world, moving at `velocity` and turning at `spin`.
+fn lone_circle(velocity: Vec2, spin: f32) -> (World, BodyHandle) {
+    let config = PhysicsConfig { gravity: Vec2::ZERO, ..PhysicsConfig::default() };
+    let mut w = world_with(Vec2::new(800.0, 600.0), config);
+    let ball = add(
+        &mut w,
+        BodyDesc::circle(20.0, Vec2::new(400.0, 300.0))
+            .with_velocity(velocity)
+            .with_angular_velocity(spin),
+    );
+    (w, ball)
+}
+
+/// R-SLP-1: a body counts its time at rest only while |v| ≤ 4 px/s and |ω| ≤ 0.1 rad/s, and
+/// the count starts over after any step above either. A lone circle (no contact, no gravity,
+/// so its speed stays exactly what it was given) falls asleep after time_to_sleep = 0.5 s
+/// (60 steps; 61 if the f32 sum of 60 steps of 1/120 s lands just under 0.5) at 3.9 px/s or
+/// 0.09 rad/s, and never at 4.1 px/s or 0.11 rad/s.
+#[test]
+fn only_time_below_both_rest_thresholds_counts_towards_sleep_r_slp_1() {
+    let slow = Vec2::new(3.0, 2.495); // |v| = 3.9 px/s
+    let fast = Vec2::new(3.0, 2.83); // |v| = 4.12 px/s
+    for (velocity, spin, sleeps) in [
+        (slow, 0.0, true),
+        (Vec2::ZERO, 0.09, true),
+        (Vec2::ZERO, -0.09, true),
+        (fast, 0.0, false),
+        (Vec2::ZERO, 0.11, false),
+        (slow, -0.11, false),
+    ] {
+        let (mut w, ball) = lone_circle(velocity, spin);
+        let steps = run_until_asleep(&mut w, 240);
+        let case = format!("v = {velocity} (|v| = {}), ω = {spin}", velocity.length());
+        if sleeps {
+            assert!(matches!(steps, Some(60..=61)), "{case}: asleep after {steps:?} steps");
+        } else {
+            assert_eq!(steps, None, "{case}: fell asleep");
+            assert_eq!(w.body(ball).unwrap().rest_time(), 0.0, "{case}: counted rest");
+        }
+    }
+
+    // Without a break: 40 slow steps, one fast one, and the count starts again from zero.
+    let (mut w, ball) = lone_circle(slow, 0.0);
+    run(&mut w, 40);
+    assert!((w.body(ball).unwrap().rest_time() - 40.0 * DT).abs() < 1e-5);
+    w.set_velocity(ball, fast).unwrap();
+    run(&mut w, 1);
+    assert_eq!(w.body(ball).unwrap().rest_time(), 0.0, "a fast step did not reset the count");
+    w.set_velocity(ball, slow).unwrap();
+    let steps = run_until_asleep(&mut w, 240);
+    assert!(matches!(steps, Some(60..=61)), "asleep {steps:?} steps after the break");
 }
