@@ -99,6 +99,41 @@ struct BandEntry {
     flags: u32,
 }
 
+/// How heights map to bands: band k starts at `origin + k / scale`, and the last one takes
+/// everything beyond. Three floats, copied out of the broad phase for the loop that deals the
+/// boxes, which then keeps them in registers (read through `&self` they were loaded per box).
+#[derive(Clone, Copy, Debug, Default)]
+struct BandGrid {
+    origin: f32,
+    /// 1 / band height.
+    scale: f32,
+    /// `band_count − 1` as an `f32` (exact: at most [`MAX_BANDS`]).
+    last: f32,
+}
+
+impl BandGrid {
+    /// The band holding height `y`. It never decreases as `y` grows (each step rounds
+    /// monotonically), which the sweep's [`STARTS_HERE`] test relies on.
+    ///
+    /// Clamped to `[0, last]` while still a float, by two compares (`maxss`, `minss`), and
+    /// then truncated: the same band as truncating first, which for `band ≥ 0` never exceeds
+    /// `band`, and clamping then. A saturating `as u32` took about 11 instructions per call
+    /// (compares and conditional moves around the conversion) and was not vectorised.
+    #[inline]
+    fn band_of(self, y: f32) -> usize {
+        let band = (y - self.origin) * self.scale;
+        // Below the origin (never, as it is the lowest edge) and NaN give 0.
+        let band = if band > 0.0 { band } else { 0.0 };
+        let band = if band < self.last { band } else { self.last };
+        // SAFETY: `band` is not NaN (the first compare replaced it by 0) and lies in
+        // `[0, last]`, with `last < MAX_BANDS`: it is finite and its truncation fits in an
+        // i32, which is all `to_int_unchecked` requires. (An i32 converts in one instruction,
+        // a u32 in several.)
+        let band: i32 = unsafe { band.to_int_unchecked() };
+        band as usize
+    }
+}
+
 /// Sweep and prune with a persistent sort order.
 #[derive(Clone, Debug, Default)]
 pub struct BroadPhase {
@@ -111,10 +146,9 @@ pub struct BroadPhase {
     band_cursor: Vec<usize>,
     /// First and last band of each proxy of `sorted`.
     band_spans: Vec<(u32, u32)>,
-    band_origin: f32,
     band_height: f32,
-    /// 1 / band_height.
-    band_scale: f32,
+    /// Which band a height falls in.
+    grid: BandGrid,
     band_count: usize,
     /// Slots in last step's order.
     order: Vec<u32>,
@@ -174,15 +208,6 @@ impl BroadPhase {
         *pairs = out;
     }
 
-    /// The band holding height `y`. It never decreases as `y` grows (each step rounds
-    /// monotonically), which the sweep's [`STARTS_HERE`] test relies on.
-    fn band_of(&self, y: f32) -> usize {
-        // `as u32` saturates: below the origin (never, as it is the lowest edge) gives 0. It
-        // is a shorter instruction sequence than `as usize`, and the bands fit in a u32.
-        let band = ((y - self.band_origin) * self.band_scale) as u32 as usize;
-        if band < self.band_count { band } else { self.band_count - 1 }
-    }
-
     /// Deals the sorted proxies into bands (a counting sort, so each band stays in order).
     fn deal_into_bands(&mut self) {
         let (mut low, mut high, mut heights) = (f32::INFINITY, f32::NEG_INFINITY, 0.0);
@@ -198,10 +223,11 @@ impl BroadPhase {
         if spread / height >= MAX_BANDS as f32 {
             height = spread / (MAX_BANDS as f32 - 1.0);
         }
-        self.band_origin = low;
         self.band_height = height;
-        self.band_scale = 1.0 / height;
         self.band_count = ((spread / height) as usize + 1).min(MAX_BANDS);
+        let grid =
+            BandGrid { origin: low, scale: 1.0 / height, last: (self.band_count - 1) as f32 };
+        self.grid = grid;
 
         self.band_start.clear();
         self.band_start.resize(self.band_count + 1, 0);
@@ -212,7 +238,7 @@ impl BroadPhase {
         spans.clear();
         spans.reserve(count);
         for (p, span) in self.sorted.iter().zip(&mut spans.spare_capacity_mut()[..count]) {
-            let (first, last) = (self.band_of(p.min.y), self.band_of(p.max.y));
+            let (first, last) = (grid.band_of(p.min.y), grid.band_of(p.max.y));
             span.write((first as u32, last as u32));
             // `a..b + 1`, not `a..=b`: an inclusive range carries an extra flag per step.
             for count in &mut self.band_start[first + 1..last + 2] {
@@ -340,7 +366,7 @@ impl BroadPhase {
                     }
                     let overlap_y = a.min_y <= b.max_y && b.min_y <= a.max_y;
                     let wanted = (a.flags | b.flags) & AWAKE != 0;
-                    if overlap_y && wanted && self.band_of(a.min_y.max(b.min_y)) == band {
+                    if overlap_y && wanted && self.grid.band_of(a.min_y.max(b.min_y)) == band {
                         pairs.push((a.index.min(b.index), a.index.max(b.index)));
                     }
                 }
