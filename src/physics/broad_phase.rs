@@ -144,6 +144,9 @@ pub struct BroadPhase {
     band_items: Vec<BandEntry>,
     band_start: Vec<usize>,
     band_cursor: Vec<usize>,
+    /// Per band, how many more boxes it holds than the band before (wrapping), while
+    /// counting: +1 at each box's first band, −1 after its last.
+    band_delta: Vec<usize>,
     /// First and last band of each proxy of `sorted`.
     band_spans: Vec<(u32, u32)>,
     band_height: f32,
@@ -229,8 +232,14 @@ impl BroadPhase {
             BandGrid { origin: low, scale: 1.0 / height, last: (self.band_count - 1) as f32 };
         self.grid = grid;
 
-        self.band_start.clear();
-        self.band_start.resize(self.band_count + 1, 0);
+        // The boxes per band, from a difference array: +1 at a box's first band, −1 after
+        // its last. Two updates per box; a loop over its bands cost a loop set-up per box,
+        // although most boxes lie in one band. The updates wrap, and the running sums are
+        // the true counts: each is a number of boxes (never negative), counted exactly.
+        let band_count = self.band_count;
+        let delta = &mut self.band_delta;
+        delta.clear();
+        delta.resize(band_count + 1, 0);
         // Spans and band entries are written once each into the spare capacity (a push
         // checks for room each time, and a fill before the scatter wrote them twice).
         let count = self.sorted.len();
@@ -240,16 +249,20 @@ impl BroadPhase {
         for (p, span) in self.sorted.iter().zip(&mut spans.spare_capacity_mut()[..count]) {
             let (first, last) = (grid.band_of(p.min.y), grid.band_of(p.max.y));
             span.write((first as u32, last as u32));
-            // `a..b + 1`, not `a..=b`: an inclusive range carries an extra flag per step.
-            for count in &mut self.band_start[first + 1..last + 2] {
-                *count += 1;
-            }
+            delta[first] = delta[first].wrapping_add(1);
+            delta[last + 1] = delta[last + 1].wrapping_sub(1);
         }
         // SAFETY: the zip above wrote the first `count` spans, one per sorted proxy.
         unsafe { spans.set_len(count) };
         self.band_spans = spans;
-        for band in 0..self.band_count {
-            self.band_start[band + 1] += self.band_start[band];
+        // Band k is `band_start[k]..band_start[k + 1]`.
+        self.band_start.clear();
+        self.band_start.push(0);
+        let (mut boxes, mut start) = (0_usize, 0);
+        for &change in &delta[..band_count] {
+            boxes = boxes.wrapping_add(change);
+            start += boxes;
+            self.band_start.push(start);
         }
         self.band_cursor.clear();
         self.band_cursor.extend_from_slice(&self.band_start[..self.band_count]);
