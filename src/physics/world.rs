@@ -479,12 +479,18 @@ impl World {
 
     /// Exact tests of the candidate pairs (§5), with the warm-start impulses of last step.
     fn collide_bodies(&mut self) {
-        self.contacts.clear();
-        self.contact_keys.clear();
         let rolling_resistance = self.config.rolling_resistance;
+        // At most one contact per pair, written once each into the spare capacity, at a
+        // running count: a push checked for room and reloaded the vector's length,
+        // capacity and pointer from `self` each time, twice per contact.
+        let candidates = self.pairs.len();
+        let contacts = room_for(&mut self.contacts, candidates);
+        let keys = room_for(&mut self.contact_keys, candidates);
+        let colliders = &self.colliders[..];
+        let mut count = 0;
         // The broad phase pairs only slots that hold a body, so both colliders are real.
         for &(ia, ib) in &self.pairs {
-            let (a, b) = (&self.colliders[ia as usize], &self.colliders[ib as usize]);
+            let (a, b) = (&colliders[ia as usize], &colliders[ib as usize]);
             let Some(m) = narrow_phase::collide(&a.shape, a.position, &b.shape, b.position) else {
                 continue;
             };
@@ -508,9 +514,16 @@ impl World {
                 restitution,
                 rolling_resistance * lever,
             );
-            let key = (a.handle_bits, b.handle_bits);
-            self.contacts.push(contact);
-            self.contact_keys.push(key);
+            // One contact per pair at most: `count` < `candidates`, the room made.
+            contacts[count].write(contact);
+            keys[count].write((a.handle_bits, b.handle_bits));
+            count += 1;
+        }
+        // SAFETY: the first `count` contacts and keys were written above (`room_for` made
+        // room for `candidates` ≥ `count` of each; the indexing checks it too).
+        unsafe {
+            self.contacts.set_len(count);
+            self.contact_keys.set_len(count);
         }
         self.body_contact_count = self.contacts.len();
         self.stats.body_contacts = self.contacts.len();
