@@ -296,6 +296,42 @@ impl BroadPhase {
     /// Brings `sorted` up to date in O(n) plus the insertion sort: last step's order for the
     /// slots still present, new slots at the end, then an insertion sort by left edge.
     fn sort(&mut self, proxies: &[Proxy]) {
+        let known = if self.holds_the_same_slots(proxies) {
+            // Slot s's proxy is `proxies[s]`, and no proxy is fresh.
+            self.sorted.clear();
+            self.sorted.extend(self.order.iter().map(|&slot| proxies[slot as usize]));
+            proxies.len()
+        } else {
+            self.take_in_last_order(proxies)
+        };
+        let fresh = self.sorted.len() - known;
+        if fresh * 8 > known.max(8) {
+            // Many new proxies: a full sort is cheaper than inserting them one by one.
+            self.sorted
+                .sort_unstable_by(|a, b| a.min.x.total_cmp(&b.min.x).then(a.index.cmp(&b.index)));
+        } else {
+            insertion_sort(&mut self.sorted);
+        }
+        self.order.clear();
+        self.order.extend(self.sorted.iter().map(|p| p.index));
+    }
+
+    /// Whether the common case holds: every slot holds a body, so that the proxies are those
+    /// of slots 0..n in slot order (as the world passes them), and last step's order holds
+    /// the same n slots. The order never holds a slot twice (it lists the sorted proxies,
+    /// each written once), so n slots below n are each of them once. Then slot s's proxy is
+    /// `proxies[s]`, and the sort needs no map from slots to input positions: about 25
+    /// instructions less per proxy.
+    fn holds_the_same_slots(&self, proxies: &[Proxy]) -> bool {
+        let n = proxies.len();
+        self.order.len() == n
+            && proxies.iter().enumerate().all(|(position, p)| p.index as usize == position)
+            && self.order.iter().all(|&slot| (slot as usize) < n)
+    }
+
+    /// Writes into `sorted` the proxies of the slots of last step's order, in that order,
+    /// then the fresh ones in input order; returns how many were in last step's order.
+    fn take_in_last_order(&mut self, proxies: &[Proxy]) -> usize {
         // `input_position` is all u32::MAX between calls: each entry set here is taken (set
         // back to u32::MAX) below, by the order or by the fresh proxies. So it is neither
         // refilled nor sized from the highest slot first (those two passes over the proxies
@@ -340,16 +376,7 @@ impl BroadPhase {
         // most once (its input position is taken when it is written), so
         // `count` ≤ `total`, the room made (the indexing into `room` checks it too).
         unsafe { self.sorted.set_len(count) };
-        let fresh = count - known;
-        if fresh * 8 > known.max(8) {
-            // Many new proxies: a full sort is cheaper than inserting them one by one.
-            self.sorted
-                .sort_unstable_by(|a, b| a.min.x.total_cmp(&b.min.x).then(a.index.cmp(&b.index)));
-        } else {
-            insertion_sort(&mut self.sorted);
-        }
-        self.order.clear();
-        self.order.extend(self.sorted.iter().map(|p| p.index));
+        known
     }
 }
 
@@ -462,6 +489,41 @@ mod tests {
                 assert_eq!(found, expected, "scene {scene}");
                 assert!(!expected.is_empty() || proxies.len() < 30);
             }
+        }
+    }
+
+    #[test]
+    fn slots_in_order_take_the_short_way_and_find_the_same_pairs_r_col_2() {
+        // Proxies of slots 0..n in slot order, as the world passes them when every slot holds
+        // a body: the sort reads them by slot. Then a slot is emptied and filled again,
+        // which takes the map from slots to input positions and back.
+        let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+        let mut broad = BroadPhase::default();
+        let mut pairs = Vec::new();
+        let mut proxies = random_proxies(&mut rng, 300);
+        for (slot, p) in proxies.iter_mut().enumerate() {
+            p.index = slot as u32;
+        }
+        for step in 0..12 {
+            for p in &mut proxies {
+                let shift = Vec2::new(rng.next() - 0.5, rng.next() - 0.5) * 30.0;
+                p.min += shift;
+                p.max += shift;
+            }
+            let input: Vec<Proxy> = match step {
+                5 => proxies.iter().filter(|p| p.index != 17).copied().collect(),
+                _ => proxies.clone(),
+            };
+            let same_slots = broad.holds_the_same_slots(&input);
+            assert_eq!(same_slots, !matches!(step, 0 | 5 | 6), "step {step}");
+            broad.find_pairs(&input, &mut pairs);
+            let mut found = pairs.clone();
+            let mut expected = brute_force_pairs(&input);
+            found.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(found, expected, "step {step}");
+            assert_eq!(broad.sorted.len(), input.len(), "step {step}");
+            assert!(broad.sorted.windows(2).all(|w| !less(&w[1], &w[0])), "step {step}");
         }
     }
 
