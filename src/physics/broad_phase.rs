@@ -180,11 +180,14 @@ impl BroadPhase {
         out.clear();
         let mut found = 0;
         for band in 0..self.band_count {
-            let items = &self.band_items[self.band_start[band]..self.band_start[band + 1]];
-            for (i, &a) in items.iter().enumerate() {
-                let successors = &items[i + 1..];
+            let mut items = &self.band_items[self.band_start[band]..self.band_start[band + 1]];
+            // Each box split off the front with its successors, the rest of the band: no
+            // index to check against the band's length per box, as `items[i + 1..]` had.
+            while let Some((&a, successors)) = items.split_first() {
+                items = successors;
                 if out.capacity() - found < successors.len() {
                     // Keeps the `found` pairs written so far.
+                    // SAFETY: the first `found` pairs were written below, within the capacity.
                     unsafe { out.set_len(found) };
                     out.reserve((found + successors.len()).max(2 * found).max(64) - found);
                 }
