@@ -497,7 +497,7 @@ impl World {
             // Friction mixes by geometric mean (a smooth partner makes the contact smooth),
             // restitution by maximum (a rubber ball bounces off a wooden block) (§7, §8).
             let friction = narrow_phase::mixed_friction(a.friction, b.friction);
-            let restitution = a.restitution.max(b.restitution);
+            let restitution = narrow_phase::mixed_restitution(a.restitution, b.restitution);
             // The rolling lever is the contact's radius of curvature 1/(1/r_A + 1/r_B):
             // r for a circle on a flat side, infinite (no rolling) for two flat sides (§9).
             let curvature = a.curvature + b.curvature;
@@ -1682,7 +1682,7 @@ impl WallCollider<'_> {
                 Vec2::ZERO,
                 m.point - body.position,
                 (self.friction * body.material.friction).sqrt(),
-                self.restitution.max(body.material.restitution),
+                narrow_phase::mixed_restitution(self.restitution, body.material.restitution),
                 self.rolling_resistance * body.shape.rolling_radius().min(f32::MAX),
             );
             let wall_key = (u64::from(WALL_GENERATION) << 32) | w as u64;
