@@ -240,9 +240,11 @@ impl BroadPhase {
         // although most boxes lie in one band. The updates wrap, and the running sums are
         // the true counts: each is a number of boxes (never negative), counted exactly.
         let band_count = self.band_count;
-        let delta = &mut self.band_delta;
-        delta.clear();
-        delta.resize(band_count + 1, 0);
+        self.band_delta.clear();
+        self.band_delta.resize(band_count + 1, 0);
+        // This and the cursors below are local slices, so that their pointers and lengths
+        // stay in registers (through `self`, they were reloaded after every write).
+        let delta = &mut self.band_delta[..];
         // Spans and band entries are written once each into the spare capacity (a push
         // checks for room each time, and a fill before the scatter wrote them twice).
         let count = self.sorted.len();
@@ -273,6 +275,7 @@ impl BroadPhase {
         self.band_items.clear();
         self.band_items.reserve(total);
         let items = &mut self.band_items.spare_capacity_mut()[..total];
+        let cursors = &mut self.band_cursor[..];
         for (p, &(first, last)) in self.sorted.iter().zip(&self.band_spans) {
             let awake = if p.state == ProxyState::Awake { AWAKE } else { 0 };
             let mut entry = BandEntry {
@@ -283,7 +286,7 @@ impl BroadPhase {
                 index: p.index,
                 flags: awake | STARTS_HERE,
             };
-            for cursor in &mut self.band_cursor[first as usize..last as usize + 1] {
+            for cursor in &mut cursors[first as usize..last as usize + 1] {
                 items[*cursor].write(entry);
                 *cursor += 1;
                 entry.flags = awake;
