@@ -851,8 +851,11 @@ impl World {
     fn find_islands(&mut self) {
         let n = self.slots.len();
         self.union_find.reset(n);
+        // A local slice: its pointer and length stay in registers across the unions' writes
+        // (through `self` they were reloaded for every contact).
+        let awake_dynamic = &self.awake_dynamic[..];
         for c in &self.contacts[..self.body_contact_count] {
-            if self.awake_dynamic[c.a as usize] && self.awake_dynamic[c.b as usize] {
+            if awake_dynamic[c.a as usize] && awake_dynamic[c.b as usize] {
                 self.union_find.union(c.a, c.b);
             }
         }
