@@ -570,8 +570,9 @@ impl World {
         let mut warm_started = 0;
         // Taken out of the cache: `store_impulses` puts every contact back, so only the
         // entries of pairs not in contact this step are left for its sweep.
+        let mut cache = self.warm_start_cache.removals();
         for (contact, key) in self.contacts.iter_mut().zip(&self.contact_keys) {
-            if let Some(cached) = self.warm_start_cache.remove(key) {
+            if let Some(cached) = cache.remove(key) {
                 // A normal that turned too far makes the old impulse meaningless (R-SI-2).
                 if cached.normal.dot(contact.normal) >= threshold {
                     contact.normal_impulse = cached.normal_impulse;
