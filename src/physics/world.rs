@@ -1582,9 +1582,15 @@ fn integrate_velocity(body: &mut Body, dv: Vec2) {
 
 /// Clamps |v| to `max_speed` and |ω| to `max_spin = max_speed / MIN_BODY_SIZE` (§12,
 /// R-TUN-1).
+///
+/// The spin is clamped by `f32::clamp`'s two compares, written out: `f32::clamp` also
+/// checks `min ≤ max` for every body (a compare and branch the loop could not hoist), and
+/// `max_spin` is positive.
 fn clamp_speed(body: &mut Body, max_speed: f32, max_spin: f32) {
     body.velocity = body.velocity.clamp_length_max(max_speed);
-    body.angular_velocity = body.angular_velocity.clamp(-max_spin, max_spin);
+    let spin = body.angular_velocity;
+    let spin = if spin < -max_spin { -max_spin } else { spin };
+    body.angular_velocity = if spin > max_spin { max_spin } else { spin };
 }
 
 /// Semi-implicit Euler, second half: `x ← x + v·dt`, `θ ← θ + ω·dt` with the NEW velocity
