@@ -66,7 +66,15 @@ pub struct ContactCache {
     next_start: Vec<u32>,
 }
 
-impl ContactCache {
+/// The cache as slices, for a run of removals: in a loop that also writes elsewhere (the
+/// step's contacts), their pointers and lengths stay in registers, where through the cache
+/// they were reloaded for every removal.
+pub struct Removals<'a> {
+    group_start: &'a [u32],
+    entries: &'a mut [Entry],
+}
+
+impl Removals<'_> {
     /// Takes the entry of `key` out, if there is one.
     pub fn remove(&mut self, key: &PairKey) -> Option<CachedImpulse> {
         let group = group_of(*key);
@@ -77,6 +85,18 @@ impl ContactCache {
         let entry = self.entries[range].iter_mut().find(|e| e.key == *key && !e.taken)?;
         entry.taken = true;
         Some(entry.impulse)
+    }
+}
+
+impl ContactCache {
+    /// Takes the entry of `key` out, if there is one.
+    pub fn remove(&mut self, key: &PairKey) -> Option<CachedImpulse> {
+        self.removals().remove(key)
+    }
+
+    /// The cache for a run of [`remove`](Self::remove)s (see [`Removals`]).
+    pub fn removals(&mut self) -> Removals<'_> {
+        Removals { group_start: &self.group_start, entries: &mut self.entries }
     }
 
     /// Drops every entry.

@@ -590,7 +590,11 @@ pub struct SolveOrder {
 /// What [`SolveOrder`]'s colouring writes (see `SolveOrder::colouring`).
 struct Colouring<'a> {
     body_colours: &'a mut [u64],
-    contact_colours: &'a mut Vec<u8>,
+    /// One per contact, sized by `reset`, written in list order: the next at `coloured`. (A
+    /// push checked for room and reloaded the vector's length, capacity and pointer each
+    /// time.)
+    contact_colours: &'a mut [u8],
+    coloured: usize,
     counts: &'a mut [[u32; 2]; OVERFLOW_COLOUR + 1],
 }
 
@@ -613,7 +617,8 @@ impl Colouring<'_> {
                 self.body_colours[b] |= 1 << colour;
             }
         }
-        self.contact_colours.push(colour as u8);
+        self.contact_colours[self.coloured] = colour as u8;
+        self.coloured += 1;
         self.counts[colour][usize::from(wide_solver::is_rolling(body_a, body_b))] += 1;
         (body_a.inverse_mass, body_b.inverse_mass)
     }
@@ -625,7 +630,7 @@ pub(crate) const OVERFLOW_COLOUR: usize = 64;
 impl SolveOrder {
     /// Colours `contacts` and counts each colour's linear and rolling contacts.
     pub fn build(&mut self, contacts: &[SolverContact], bodies: &[SolverBody]) {
-        self.reset(bodies.len());
+        self.reset(bodies.len(), contacts.len());
         let mut colouring = self.colouring(bodies.len());
         for c in contacts {
             colouring.colour(c, bodies);
@@ -646,7 +651,7 @@ impl SolveOrder {
         bodies: &mut [SolverBody],
         mut each: impl FnMut(&SolverContact, f32, f32),
     ) {
-        self.reset(bodies.len());
+        self.reset(bodies.len(), contacts.len());
         let mut colouring = self.colouring(bodies.len());
         for c in contacts {
             warm_start_contact(c, bodies);
@@ -655,11 +660,12 @@ impl SolveOrder {
         }
     }
 
-    /// No body has a colour yet, no contact is coloured.
-    fn reset(&mut self, body_count: usize) {
+    /// No body has a colour yet; room for the colours of `contact_count` contacts.
+    fn reset(&mut self, body_count: usize, contact_count: usize) {
         self.body_colours.clear();
         self.body_colours.resize(body_count, 0);
         self.contact_colours.clear();
+        self.contact_colours.resize(contact_count, 0);
         self.counts.clear();
         self.counts.resize(OVERFLOW_COLOUR + 1, [0; 2]);
     }
@@ -671,6 +677,7 @@ impl SolveOrder {
         Colouring {
             body_colours: &mut self.body_colours[..body_count],
             contact_colours: &mut self.contact_colours,
+            coloured: 0,
             counts: (&mut self.counts[..]).try_into().expect("reset sized the counts"),
         }
     }

@@ -37,6 +37,16 @@ pub fn mixed_friction(friction_a: f32, friction_b: f32) -> f32 {
     if friction_a == friction_b { friction_a } else { (friction_a * friction_b).sqrt() }
 }
 
+/// Restitution of a contact: the larger of its bodies' coefficients (§7).
+///
+/// A compare instead of `f32::max`, whose NaN rules cost a compare, a mask and three blends
+/// per contact: restitutions are checked to lie in [0, 1], never NaN, and for them this is
+/// the same maximum (of +0 and −0, where `f32::max` may return either, it returns A's).
+#[inline]
+pub fn mixed_restitution(restitution_a: f32, restitution_b: f32) -> f32 {
+    if restitution_b > restitution_a { restitution_b } else { restitution_a }
+}
+
 /// Tests two shapes at positions `pa`, `pb`; the normal points from A to B.
 #[inline]
 pub fn collide(shape_a: &Shape, pa: Vec2, shape_b: &Shape, pb: Vec2) -> Option<Manifold> {

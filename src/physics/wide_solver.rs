@@ -149,6 +149,17 @@ impl Neg for F4 {
 /// Marks a dummy lane in the lists of contact indices.
 const NO_CONTACT: u32 = u32::MAX;
 
+/// Bytes per entry of the velocities. The groups hold where a body's entry lies as a byte
+/// offset, `ENTRY_BYTES · index`: an index is scaled by 16 for each of the 16 loads and
+/// stores of a group solve, a shift each, as no x86 address scales by more than 8.
+const ENTRY_BYTES: u32 = std::mem::size_of::<Vec4>() as u32;
+
+/// The byte offset of velocity entry `index` (see [`ENTRY_BYTES`]).
+#[inline]
+fn offset_of(index: u32) -> u32 {
+    index * ENTRY_BYTES
+}
+
 /// The velocities of one side (A or B) of a group's four contacts, one lane per contact.
 #[derive(Clone, Copy)]
 struct Side {
@@ -158,36 +169,43 @@ struct Side {
 }
 
 impl Side {
-    /// Loads the velocities `(v.x, v.y, ω, 0)` of the bodies `indices` and transposes them
-    /// into lanes.
+    /// Loads the velocities `(v.x, v.y, ω, 0)` of the bodies at byte `offsets` and
+    /// transposes them into lanes.
     ///
     /// # Safety
-    /// Every index must be less than `velocities.len()`. The groups of [`WideContacts`]
-    /// guarantee it for their own velocities (see [`WideContacts::solve`]).
+    /// Every offset must be `ENTRY_BYTES · i` with `i < velocities.len()`. The groups of
+    /// [`WideContacts`] guarantee it for their own velocities (see [`WideContacts::solve`]).
     #[inline(always)]
-    unsafe fn gather(velocities: &[Vec4], indices: &[u32; LANES]) -> Side {
-        let [a, b, c, d] = indices.map(|i| {
-            debug_assert!((i as usize) < velocities.len());
-            // SAFETY: the caller guarantees `i < velocities.len()`.
-            unsafe { *velocities.get_unchecked(i as usize) }
+    unsafe fn gather(velocities: &[Vec4], offsets: &[u32; LANES]) -> Side {
+        let base = velocities.as_ptr();
+        let [a, b, c, d] = offsets.map(|offset| {
+            debug_assert!(offset % ENTRY_BYTES == 0);
+            debug_assert!(((offset / ENTRY_BYTES) as usize) < velocities.len());
+            // SAFETY: the caller guarantees `offset = ENTRY_BYTES · i` with
+            // `i < velocities.len()`: this is entry i, in bounds and aligned.
+            unsafe { *base.byte_add(offset as usize) }
         });
         let lanes = Mat4::from_cols(a, b, c, d).transpose();
         Side { vx: F4(lanes.x_axis), vy: F4(lanes.y_axis), w: F4(lanes.z_axis) }
     }
 
-    /// Transposes the lanes back into `(v.x, v.y, ω, 0)` per body and stores them at
-    /// `targets` (the body, or the sink for immovable bodies and dummy lanes).
+    /// Transposes the lanes back into `(v.x, v.y, ω, 0)` per body and stores them at byte
+    /// offsets `targets` (the body, or the sink for immovable bodies and dummy lanes).
     ///
     /// # Safety
-    /// Every target must be less than `velocities.len()`, as for [`gather`](Self::gather).
+    /// Every target must be `ENTRY_BYTES · i` with `i < velocities.len()`, as for
+    /// [`gather`](Self::gather).
     #[inline(always)]
     unsafe fn scatter(&self, velocities: &mut [Vec4], targets: &[u32; LANES]) {
         let bodies = Mat4::from_cols(self.vx.0, self.vy.0, self.w.0, Vec4::ZERO).transpose();
         let columns = [bodies.x_axis, bodies.y_axis, bodies.z_axis, bodies.w_axis];
+        let base = velocities.as_mut_ptr();
         for (&target, column) in targets.iter().zip(columns) {
-            debug_assert!((target as usize) < velocities.len());
-            // SAFETY: the caller guarantees `target < velocities.len()`.
-            unsafe { *velocities.get_unchecked_mut(target as usize) = column };
+            debug_assert!(target % ENTRY_BYTES == 0);
+            debug_assert!(((target / ENTRY_BYTES) as usize) < velocities.len());
+            // SAFETY: the caller guarantees `target = ENTRY_BYTES · i` with
+            // `i < velocities.len()`: this is entry i, in bounds and aligned.
+            unsafe { *base.byte_add(target as usize) = column };
         }
     }
 }
@@ -196,7 +214,7 @@ impl Side {
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
 struct LinearGroup {
-    /// Indices of A and B into the velocities, read by the gather.
+    /// Byte offsets of A's and B's velocities ([`ENTRY_BYTES`] · index), read by the gather.
     a: [u32; LANES],
     b: [u32; LANES],
     /// Where the scatter stores A and B: the same, or the sink for immovable bodies.
@@ -221,7 +239,8 @@ struct LinearGroup {
 }
 
 impl LinearGroup {
-    /// Four dummy lanes: bodies at the sink, all masses 0, so each computes a zero impulse.
+    /// Four dummy lanes: bodies at the sink (at byte offset `sink`), all masses 0, so each
+    /// computes a zero impulse.
     fn dummy(sink: u32) -> LinearGroup {
         LinearGroup {
             a: [sink; LANES],
@@ -286,11 +305,11 @@ impl LinearGroup {
     /// ```
     ///
     /// # Safety
-    /// Every index in `a`, `b`, `store_a` and `store_b` must be less than
-    /// `velocities.len()`.
+    /// Every offset in `a`, `b`, `store_a` and `store_b` must be `ENTRY_BYTES · i` with
+    /// `i < velocities.len()`.
     #[inline(always)]
     unsafe fn solve(&mut self, velocities: &mut [Vec4]) {
-        // SAFETY: the caller guarantees that the four index lists are in range.
+        // SAFETY: the caller guarantees that the four offset lists are in range.
         let (mut a, mut b) =
             unsafe { (Side::gather(velocities, &self.a), Side::gather(velocities, &self.b)) };
         let (nx, ny) = (F4::new(self.normal_x), F4::new(self.normal_y));
@@ -333,7 +352,7 @@ impl LinearGroup {
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
 struct RollingGroup {
-    /// Indices of A and B into the velocities, read by the gather.
+    /// Byte offsets of A's and B's velocities ([`ENTRY_BYTES`] · index), read by the gather.
     a: [u32; LANES],
     b: [u32; LANES],
     /// Where the scatter stores A and B: the same, or the sink for immovable bodies.
@@ -377,7 +396,8 @@ struct InverseMasses {
 }
 
 impl RollingGroup {
-    /// Four dummy lanes: bodies at the sink, all masses 0, so each computes a zero impulse.
+    /// Four dummy lanes: bodies at the sink (at byte offset `sink`), all masses 0, so each
+    /// computes a zero impulse.
     fn dummy(sink: u32) -> RollingGroup {
         RollingGroup {
             a: [sink; LANES],
@@ -511,11 +531,11 @@ impl RollingGroup {
     /// ```
     ///
     /// # Safety
-    /// Every index in `a`, `b`, `store_a` and `store_b` must be less than
-    /// `velocities.len()`.
+    /// Every offset in `a`, `b`, `store_a` and `store_b` must be `ENTRY_BYTES · i` with
+    /// `i < velocities.len()`.
     #[inline(always)]
     unsafe fn solve(&mut self, velocities: &mut [Vec4]) {
-        // SAFETY: the caller guarantees that the four index lists are in range.
+        // SAFETY: the caller guarantees that the four offset lists are in range.
         let (mut a, mut b) =
             unsafe { (Side::gather(velocities, &self.a), Side::gather(velocities, &self.b)) };
         let m = self.inverse_masses();
@@ -623,7 +643,9 @@ impl WideContacts {
                 .map(|b| Vec4::new(b.velocity.x, b.velocity.y, b.angular_velocity, 0.0)),
         );
         self.velocities.push(Vec4::ZERO);
-        let sink = bodies.bodies.len() as u32;
+        // Every byte offset fits in a u32 (the sink's is the largest).
+        assert!(bodies.bodies.len() < (u32::MAX / ENTRY_BYTES) as usize, "too many bodies");
+        let sink = offset_of(bodies.bodies.len() as u32);
 
         // The first lane of each colour's groups, and one batch per colour in use. The
         // batches are built aside and handed to `solve` only after the checks below: a load
@@ -686,9 +708,11 @@ impl WideContacts {
             }
         }
 
-        // The gather index and the store index of a body.
-        let targets =
-            |i: u32, body: &SolverBody| (i, if body.inverse_mass > 0.0 { i } else { sink });
+        // The gather offset and the store offset of a body.
+        let targets = |i: u32, body: &SolverBody| {
+            let offset = offset_of(i);
+            (offset, if body.inverse_mass > 0.0 { offset } else { sink })
+        };
         let mut bounces = false;
         // Cut to one length, so that the checked index of a contact's body into `solver`
         // also covers its indices into the other two (the compiler drops their checks).
@@ -774,17 +798,18 @@ impl WideContacts {
     /// [`SolveOrder::order`].
     ///
     /// The groups gather and scatter without bounds checks (they were ~48 instructions per
-    /// group, a sixth of a linear group's solve). Every body index a group holds is less
-    /// than `self.velocities.len()`:
+    /// group, a sixth of a linear group's solve). Every body offset a group holds is
+    /// `ENTRY_BYTES · i` with `i < self.velocities.len()`:
     /// * only [`load`](Self::load) writes the groups and the velocities (the fields are
-    ///   private, and `solve` and [`store`](Self::store) change neither the groups' indices
+    ///   private, and `solve` and [`store`](Self::store) change neither the groups' offsets
     ///   nor the length of the velocities);
     /// * `load` fills the velocities with one entry per solver body and then the sink, so
-    ///   `self.velocities.len() = bodies.len() + 1` and `sink = bodies.len()`;
-    /// * each index `load` writes is `sink` (dummy lanes, stores of immovable bodies) or a
-    ///   contact's `c.a` or `c.b`, which `load` has used to index `bodies.bodies` (a checked
-    ///   index, which panics before the group is written if it is out of range), so it is
-    ///   less than `bodies.len()`;
+    ///   `self.velocities.len() = bodies.len() + 1`, and the sink is entry `bodies.len()`;
+    /// * each offset `load` writes is `offset_of(i)` (which it asserts does not overflow)
+    ///   of the sink's index (dummy lanes, stores of immovable bodies) or of a contact's
+    ///   `c.a` or `c.b`, which `load` has used to index `bodies.bodies` (a checked index,
+    ///   which panics before the group is written if it is out of range), so less than
+    ///   `bodies.len()`;
     /// * `load` writes every lane of every group it keeps (the groups keep last step's
     ///   contents, whose indices may be out of range now): the contacts' lanes and the dummy
     ///   lanes, and it asserts that each colour received exactly its count of contacts,
@@ -796,11 +821,11 @@ impl WideContacts {
         for batch in &self.batches {
             let (linear_end, rolling_end) = (batch.linear_end as usize, batch.rolling_end as usize);
             for group in &mut self.linear[linear_start..linear_end] {
-                // SAFETY: the group's indices are in range, as argued above.
+                // SAFETY: the group's offsets are in range, as argued above.
                 unsafe { group.solve(velocities) };
             }
             for group in &mut self.rolling[rolling_start..rolling_end] {
-                // SAFETY: the group's indices are in range, as argued above.
+                // SAFETY: the group's offsets are in range, as argued above.
                 unsafe { group.solve(velocities) };
             }
             (linear_start, rolling_start) = (linear_end, rolling_end);

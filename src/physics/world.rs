@@ -60,7 +60,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use glam::Vec2;
+use glam::{Vec2, Vec4};
 
 use super::body::{Body, BodyDesc, BodyHandle, BodyKind, Shape};
 use super::broad_phase::{BroadPhase, Proxy, ProxyState};
@@ -479,19 +479,25 @@ impl World {
 
     /// Exact tests of the candidate pairs (§5), with the warm-start impulses of last step.
     fn collide_bodies(&mut self) {
-        self.contacts.clear();
-        self.contact_keys.clear();
         let rolling_resistance = self.config.rolling_resistance;
+        // At most one contact per pair, written once each into the spare capacity, at a
+        // running count: a push checked for room and reloaded the vector's length,
+        // capacity and pointer from `self` each time, twice per contact.
+        let candidates = self.pairs.len();
+        let contacts = room_for(&mut self.contacts, candidates);
+        let keys = room_for(&mut self.contact_keys, candidates);
+        let colliders = &self.colliders[..];
+        let mut count = 0;
         // The broad phase pairs only slots that hold a body, so both colliders are real.
         for &(ia, ib) in &self.pairs {
-            let (a, b) = (&self.colliders[ia as usize], &self.colliders[ib as usize]);
+            let (a, b) = (&colliders[ia as usize], &colliders[ib as usize]);
             let Some(m) = narrow_phase::collide(&a.shape, a.position, &b.shape, b.position) else {
                 continue;
             };
             // Friction mixes by geometric mean (a smooth partner makes the contact smooth),
             // restitution by maximum (a rubber ball bounces off a wooden block) (§7, §8).
             let friction = narrow_phase::mixed_friction(a.friction, b.friction);
-            let restitution = a.restitution.max(b.restitution);
+            let restitution = narrow_phase::mixed_restitution(a.restitution, b.restitution);
             // The rolling lever is the contact's radius of curvature 1/(1/r_A + 1/r_B):
             // r for a circle on a flat side, infinite (no rolling) for two flat sides (§9).
             let curvature = a.curvature + b.curvature;
@@ -508,9 +514,16 @@ impl World {
                 restitution,
                 rolling_resistance * lever,
             );
-            let key = (a.handle_bits, b.handle_bits);
-            self.contacts.push(contact);
-            self.contact_keys.push(key);
+            // One contact per pair at most: `count` < `candidates`, the room made.
+            contacts[count].write(contact);
+            keys[count].write((a.handle_bits, b.handle_bits));
+            count += 1;
+        }
+        // SAFETY: the first `count` contacts and keys were written above (`room_for` made
+        // room for `candidates` ≥ `count` of each; the indexing checks it too).
+        unsafe {
+            self.contacts.set_len(count);
+            self.contact_keys.set_len(count);
         }
         self.body_contact_count = self.contacts.len();
         self.stats.body_contacts = self.contacts.len();
@@ -557,8 +570,9 @@ impl World {
         let mut warm_started = 0;
         // Taken out of the cache: `store_impulses` puts every contact back, so only the
         // entries of pairs not in contact this step are left for its sweep.
+        let mut cache = self.warm_start_cache.removals();
         for (contact, key) in self.contacts.iter_mut().zip(&self.contact_keys) {
-            if let Some(cached) = self.warm_start_cache.remove(key) {
+            if let Some(cached) = cache.remove(key) {
                 // A normal that turned too far makes the old impulse meaningless (R-SI-2).
                 if cached.normal.dot(contact.normal) >= threshold {
                     contact.normal_impulse = cached.normal_impulse;
@@ -838,8 +852,11 @@ impl World {
     fn find_islands(&mut self) {
         let n = self.slots.len();
         self.union_find.reset(n);
+        // A local slice: its pointer and length stay in registers across the unions' writes
+        // (through `self` they were reloaded for every contact).
+        let awake_dynamic = &self.awake_dynamic[..];
         for c in &self.contacts[..self.body_contact_count] {
-            if self.awake_dynamic[c.a as usize] && self.awake_dynamic[c.b as usize] {
+            if awake_dynamic[c.a as usize] && awake_dynamic[c.b as usize] {
                 self.union_find.union(c.a, c.b);
             }
         }
@@ -862,6 +879,8 @@ impl World {
         let n = self.slots.len();
         self.island_rest.clear();
         self.island_rest.resize(n, f32::INFINITY);
+        // As a local, its pointer and length stay in registers across the writes to bodies.
+        let island_rest = &mut self.island_rest[..];
         // Each awake body's rest timer, and its island's least rest time, in one pass that
         // also counts the awake and the sleeping bodies for the stats.
         let (mut awake, mut sleeping) = (0, 0);
@@ -875,8 +894,10 @@ impl World {
             let resting =
                 body.velocity.length() <= linear && body.angular_velocity.abs() <= angular;
             body.rest_time = if resting && !body.held { body.rest_time + dt } else { 0.0 };
-            let rest = &mut self.island_rest[root as usize];
-            *rest = rest.min(body.rest_time);
+            // A compare instead of f32::min, whose NaN rules cost several instructions: a
+            // rest time is 0 or a sum of positive steps, never NaN (nor −0).
+            let rest = &mut island_rest[root as usize];
+            *rest = if body.rest_time < *rest { body.rest_time } else { *rest };
         }
         let awake_islands = (0..n).filter(|&i| self.island_root[i] == i as u32).count();
         self.stats.awake_islands = awake_islands;
@@ -1519,6 +1540,17 @@ fn room_for<T>(v: &mut Vec<T>, n: usize) -> &mut [std::mem::MaybeUninit<T>] {
     &mut v.spare_capacity_mut()[..n]
 }
 
+/// Whether the box `(low, high)` lies strictly inside the bounds `(min, max)`:
+/// `low > min` and `high < max` on both axes, tested as `(low, max) > (min, high)` in one
+/// compare of four lanes (the same four IEEE compares; two Vec2 compares took four
+/// compares and branches).
+#[inline]
+fn strictly_inside((low, high): (Vec2, Vec2), (min, max): (Vec2, Vec2)) -> bool {
+    let greater = Vec4::new(low.x, low.y, max.x, max.y);
+    let smaller = Vec4::new(min.x, min.y, high.x, high.y);
+    greater.cmpgt(smaller).all()
+}
+
 /// Moves under the solver this step: dynamic and not asleep.
 fn is_awake_dynamic(body: &Body) -> bool {
     body.kind == BodyKind::Dynamic && !body.sleeping
@@ -1550,9 +1582,15 @@ fn integrate_velocity(body: &mut Body, dv: Vec2) {
 
 /// Clamps |v| to `max_speed` and |ω| to `max_spin = max_speed / MIN_BODY_SIZE` (§12,
 /// R-TUN-1).
+///
+/// The spin is clamped by `f32::clamp`'s two compares, written out: `f32::clamp` also
+/// checks `min ≤ max` for every body (a compare and branch the loop could not hoist), and
+/// `max_spin` is positive.
 fn clamp_speed(body: &mut Body, max_speed: f32, max_spin: f32) {
     body.velocity = body.velocity.clamp_length_max(max_speed);
-    body.angular_velocity = body.angular_velocity.clamp(-max_spin, max_spin);
+    let spin = body.angular_velocity;
+    let spin = if spin < -max_spin { -max_spin } else { spin };
+    body.angular_velocity = if spin > max_spin { max_spin } else { spin };
 }
 
 /// Semi-implicit Euler, second half: `x ← x + v·dt`, `θ ← θ + ω·dt` with the NEW velocity
@@ -1582,7 +1620,7 @@ impl WallBrake<'_> {
         let (min, max, limit) = (self.min, self.max, self.limit);
         // Strictly inside the bounds: it fits on both axes and is in no wall at all.
         let (low, high) = body.aabb();
-        if low.cmpgt(min).all() && high.cmplt(max).all() {
+        if strictly_inside((low, high), (min, max)) {
             return false;
         }
         let before = body.position;
@@ -1640,7 +1678,7 @@ impl WallCollider<'_> {
         // Most bodies touch no wall: a box strictly inside the bounds touches none of the
         // four. Exact, not an estimate: `min.x > bounds.x` is the left wall's
         // `n·p − reach − offset > 0` with n = (1, 0), reach = hw; likewise for the others.
-        if min.cmpgt(self.min).all() && max.cmplt(self.max).all() {
+        if strictly_inside((min, max), (self.min, self.max)) {
             return;
         }
         for (w, wall) in self.walls.iter().enumerate() {
@@ -1654,7 +1692,7 @@ impl WallCollider<'_> {
                 Vec2::ZERO,
                 m.point - body.position,
                 (self.friction * body.material.friction).sqrt(),
-                self.restitution.max(body.material.restitution),
+                narrow_phase::mixed_restitution(self.restitution, body.material.restitution),
                 self.rolling_resistance * body.shape.rolling_radius().min(f32::MAX),
             );
             let wall_key = (u64::from(WALL_GENERATION) << 32) | w as u64;
