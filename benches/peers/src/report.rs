@@ -149,8 +149,9 @@ pub fn markdown(
     let _ = writeln!(
         md,
         "Every step from the scene's start is timed; mean and median are over those steps, and \
-         the lowest of {runs} run(s) is kept (the engines take turns, so a change in the machine's \
-         load falls on all of them alike). Quality is measured on the final state by one exact \
+         the lowest of {runs} run(s) is kept. The runs go in rounds over all scenes, the engines \
+         taking turns within a scene, so a slow spell of the machine falls on one round of every \
+         scene and engine alike. Quality is measured on the final state by one exact \
          test for all engines: the deepest overlap of two bodies or of a body and a wall, the \
          number of such pairs overlapping by more than 1 px, for the pyramid the sideways drift \
          of the apex box and its sag below a stack of exactly touching boxes, bodies lost \
