@@ -149,7 +149,6 @@ pub struct BroadPhase {
     band_delta: Vec<usize>,
     /// First and last band of each proxy of `sorted`.
     band_spans: Vec<(u32, u32)>,
-    band_height: f32,
     /// Which band a height falls in.
     grid: BandGrid,
     band_count: usize,
@@ -229,7 +228,6 @@ impl BroadPhase {
         if spread / height >= MAX_BANDS as f32 {
             height = spread / (MAX_BANDS as f32 - 1.0);
         }
-        self.band_height = height;
         self.band_count = ((spread / height) as usize + 1).min(MAX_BANDS);
         let grid =
             BandGrid { origin: low, scale: 1.0 / height, last: (self.band_count - 1) as f32 };
@@ -473,6 +471,27 @@ mod tests {
             .collect()
     }
 
+    /// Moves every proxy by up to ±15 px on each axis: a step of small moves, for the
+    /// incremental insertion sort.
+    fn jiggle(rng: &mut Rng, proxies: &mut [Proxy]) {
+        for p in proxies {
+            let shift = Vec2::new(rng.next() - 0.5, rng.next() - 0.5) * 30.0;
+            p.min += shift;
+            p.max += shift;
+        }
+    }
+
+    /// Asserts that `found` holds exactly the brute-force pairs of `proxies`, in any order;
+    /// returns how many there are.
+    fn assert_same_pairs(found: &[(u32, u32)], proxies: &[Proxy], what: &str) -> usize {
+        let mut found = found.to_vec();
+        let mut expected = brute_force_pairs(proxies);
+        found.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(found, expected, "{what}");
+        expected.len()
+    }
+
     #[test]
     fn sweep_finds_exactly_the_brute_force_pairs_r_col_2() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -482,18 +501,10 @@ mod tests {
             let mut proxies = random_proxies(&mut rng, 20 + scene * 7);
             // Several steps of small moves exercise the incremental insertion sort.
             for _ in 0..5 {
-                for p in &mut proxies {
-                    let shift = Vec2::new(rng.next() - 0.5, rng.next() - 0.5) * 30.0;
-                    p.min += shift;
-                    p.max += shift;
-                }
+                jiggle(&mut rng, &mut proxies);
                 broad.find_pairs(&proxies, &mut pairs);
-                let mut found = pairs.clone();
-                let mut expected = brute_force_pairs(&proxies);
-                found.sort_unstable();
-                expected.sort_unstable();
-                assert_eq!(found, expected, "scene {scene}");
-                assert!(!expected.is_empty() || proxies.len() < 30);
+                let expected = assert_same_pairs(&pairs, &proxies, &format!("scene {scene}"));
+                assert!(expected > 0 || proxies.len() < 30);
             }
         }
     }
@@ -511,11 +522,7 @@ mod tests {
             p.index = slot as u32;
         }
         for step in 0..12 {
-            for p in &mut proxies {
-                let shift = Vec2::new(rng.next() - 0.5, rng.next() - 0.5) * 30.0;
-                p.min += shift;
-                p.max += shift;
-            }
+            jiggle(&mut rng, &mut proxies);
             let input: Vec<Proxy> = match step {
                 5 => proxies.iter().filter(|p| p.index != 17).copied().collect(),
                 _ => proxies.clone(),
@@ -523,11 +530,7 @@ mod tests {
             let same_slots = broad.holds_the_same_slots(&input);
             assert_eq!(same_slots, !matches!(step, 0 | 5 | 6), "step {step}");
             broad.find_pairs(&input, &mut pairs);
-            let mut found = pairs.clone();
-            let mut expected = brute_force_pairs(&input);
-            found.sort_unstable();
-            expected.sort_unstable();
-            assert_eq!(found, expected, "step {step}");
+            assert_same_pairs(&pairs, &input, &format!("step {step}"));
             assert_eq!(broad.sorted.len(), input.len(), "step {step}");
             assert!(broad.sorted.windows(2).all(|w| !less(&w[1], &w[0])), "step {step}");
         }
