@@ -248,10 +248,10 @@ impl Plugin for SandboxPhysicsPlugin {
                 (
                     (
                         controls::clear_bodies.run_if(controls::clear_requested),
-                        config::apply_config
-                            .pipe(controls::apply_controls)
-                            .pipe(sync::register_bodies)
-                            .pipe(sync::apply_user_writes),
+                        config::apply_config,
+                        controls::apply_controls,
+                        sync::register_bodies,
+                        sync::apply_user_writes,
                     )
                         .chain()
                         .in_set(PhysicsSystems::Prepare),
