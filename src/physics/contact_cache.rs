@@ -1,6 +1,6 @@
 //! The warm-start cache: each contact's impulses kept from one step to the next (§6, R-SI-2).
 //!
-//! A contact is known by its pair key, the two handles' bits (generation and slot), with a
+//! A contact is known by its pair key, the two handles' bits (generation and index), with a
 //! wall standing in for body A as [`WALL_GENERATION`] and the wall's number. Each step looks
 //! every contact up once, takes the entry out, and at its end puts every contact back, plus
 //! the entries of sleeping pairs that were not in contact (they are needed when their island
@@ -8,7 +8,7 @@
 //!
 //! A hash map does this with one hashed removal and one hashed insertion per contact, which
 //! cost about 8 % of a settled rain step. Here the entries are instead grouped by one body's
-//! slot: body A's for a body–body pair (the lower slot, as the broad phase orders its pairs),
+//! handle index: body A's for a body–body pair (the lower index, as the narrow phase orients pairs),
 //! the body's for a wall contact. A body touches only a handful of others, so a lookup scans
 //! a few entries of one group. The groups are rebuilt at the end of every step with a counting
 //! sort, O(entries + slots), without hashing; the buffers are kept, so the steady state
@@ -47,13 +47,13 @@ struct Entry {
     taken: bool,
 }
 
-/// The slot whose group holds `key`: A's, or B's when A is a wall.
+/// The handle index whose group holds `key`: A's, or B's when A is a wall.
 fn group_of(key: PairKey) -> usize {
     let bits = if (key.0 >> 32) as u32 == WALL_GENERATION { key.1 } else { key.0 };
     bits as u32 as usize
 }
 
-/// Cached impulses by pair key, grouped by slot (see the module docs).
+/// Cached impulses by pair key, grouped by handle index (see the module docs).
 #[derive(Clone, Debug, Default)]
 pub struct ContactCache {
     /// Group g is `entries[group_start[g]..group_start[g + 1]]`.

@@ -223,10 +223,26 @@ impl Default for Collider {
     }
 }
 
+/// Where a body is stored. The handle's index is the slot's `id`, not its place in
+/// `World::slots`: the step may move slots to keep bodies that touch close together in
+/// memory (`World::reorder_slots`), and `slot_of_id` finds a handle's slot.
 #[derive(Clone, Debug)]
 struct Slot {
+    /// The handle index of the body stored here (of the last one, while the slot is free).
+    id: u32,
     generation: u32,
     body: Option<Body>,
+}
+
+impl Slot {
+    /// The handle of the body stored here, as bits: the warm-start key of its contacts.
+    fn handle_bits(&self) -> u64 {
+        (u64::from(self.generation) << 32) | u64::from(self.id)
+    }
+
+    fn handle(&self) -> BodyHandle {
+        BodyHandle { index: self.id, generation: self.generation }
+    }
 }
 
 /// The four walls in order: left, right, top, floor.
@@ -243,7 +259,10 @@ pub struct World {
     walls: [Wall; WALL_COUNT],
     gravity_enabled: bool,
     slots: Vec<Slot>,
-    free_slots: Vec<u32>,
+    /// For each handle index (id), the slot that holds it.
+    slot_of_id: Vec<u32>,
+    /// Ids whose slot is free, for reuse with the next generation.
+    free_ids: Vec<u32>,
     body_count: usize,
     broad_phase: BroadPhase,
     proxies: Vec<Proxy>,
@@ -295,7 +314,8 @@ impl World {
             walls: [Wall { normal: Vec2::X, offset: 0.0 }; WALL_COUNT],
             gravity_enabled: true,
             slots: Vec::new(),
-            free_slots: Vec::new(),
+            slot_of_id: Vec::new(),
+            free_ids: Vec::new(),
             body_count: 0,
             broad_phase: BroadPhase::default(),
             proxies: Vec::new(),
@@ -447,7 +467,7 @@ impl World {
             // At most one proxy per slot: `proxy_count` ≤ `index` < n.
             proxies[proxy_count].write(Proxy { index: index as u32, min, max, state });
             proxy_count += 1;
-            let handle_bits = (u64::from(slot.generation) << 32) | index as u64;
+            let handle_bits = slot.handle_bits();
             collider.write(Collider {
                 shape: body.shape,
                 position: body.position,
@@ -490,6 +510,16 @@ impl World {
         let mut count = 0;
         // The broad phase pairs only slots that hold a body, so both colliders are real.
         for &(ia, ib) in &self.pairs {
+            // A is the body of the lower handle index, whatever slots the two are stored in
+            // now: a pair keeps its orientation, and so its warm-start key and the sign of
+            // its impulses, when `reorder_slots` moves the bodies.
+            let (ia, ib) = if colliders[ia as usize].handle_bits as u32
+                <= colliders[ib as usize].handle_bits as u32
+            {
+                (ia, ib)
+            } else {
+                (ib, ia)
+            };
             let (a, b) = (&colliders[ia as usize], &colliders[ib as usize]);
             let Some(m) = narrow_phase::collide(&a.shape, a.position, &b.shape, b.position) else {
                 continue;
@@ -745,11 +775,11 @@ impl World {
     /// this step's contacts out of the cache, so the sweep only sees the others: without
     /// sleeping bodies, just the pairs that separated.
     fn store_impulses(&mut self) {
-        let slots = &self.slots;
+        let (slots, slot_of_id) = (&self.slots, &self.slot_of_id);
         let passive = |bits: u64| {
-            let (generation, index) = ((bits >> 32) as u32, bits as u32 as usize);
+            let (generation, id) = ((bits >> 32) as u32, bits as u32 as usize);
             generation == WALL_GENERATION
-                || slots.get(index).is_some_and(|s| {
+                || slot_of_id.get(id).and_then(|&slot| slots.get(slot as usize)).is_some_and(|s| {
                     s.generation == generation
                         && s.body.as_ref().is_some_and(|b| !is_awake_dynamic(b))
                 })
@@ -959,22 +989,25 @@ impl World {
         }
         let body = Body::from_desc(&desc, self.config.max_speed, self.config.max_angular_speed());
         let is_static = body.kind == BodyKind::Static;
-        let index = match self.free_slots.pop() {
-            Some(index) => {
-                self.slots[index as usize].body = Some(body);
+        let index = match self.free_ids.pop() {
+            Some(id) => {
+                let index = self.slot_of_id[id as usize] as usize;
+                self.slots[index].body = Some(body);
                 index
             }
             None => {
-                self.slots.push(Slot { generation: 0, body: Some(body) });
-                (self.slots.len() - 1) as u32
+                let id = self.slots.len() as u32;
+                self.slots.push(Slot { id, generation: 0, body: Some(body) });
+                self.slot_of_id.push(id);
+                id as usize
             }
         };
         self.body_count += 1;
         if is_static {
             // A static body appearing under sleepers must be felt by them.
-            self.wake_near(index as usize);
+            self.wake_near(index);
         }
-        Ok(BodyHandle { index, generation: self.slots[index as usize].generation })
+        Ok(self.slots[index].handle())
     }
 
     /// Removes a body and wakes its island, so that bodies it supported fall (R-SLP-4).
@@ -985,7 +1018,7 @@ impl World {
         let slot = &mut self.slots[index];
         let body = slot.body.take().ok_or(PhysicsError::StaleHandle(handle))?;
         slot.generation = slot.generation.wrapping_add(1) % WALL_GENERATION;
-        self.free_slots.push(index as u32);
+        self.free_ids.push(slot.id);
         self.body_count -= 1;
         Ok(body)
     }
@@ -1002,10 +1035,7 @@ impl World {
 
     /// The body of `handle`, if it exists.
     pub fn body(&self, handle: BodyHandle) -> Option<&Body> {
-        self.slots
-            .get(handle.index as usize)
-            .filter(|s| s.generation == handle.generation)
-            .and_then(|s| s.body.as_ref())
+        self.slot_of(handle).ok().and_then(|index| self.slots[index].body.as_ref())
     }
 
     /// Whether `handle` refers to a body in the world.
@@ -1013,14 +1043,15 @@ impl World {
         self.body(handle).is_some()
     }
 
-    /// Every body with its handle, in slot order.
+    /// Every body with its handle, in the order of the handles' indices.
     pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, &Body)> + '_ {
-        self.slots.iter().enumerate().filter_map(|(i, s)| {
-            s.body.as_ref().map(|b| (BodyHandle { index: i as u32, generation: s.generation }, b))
+        self.slot_of_id.iter().filter_map(|&index| {
+            let slot = &self.slots[index as usize];
+            slot.body.as_ref().map(|b| (slot.handle(), b))
         })
     }
 
-    /// Every handle, in slot order.
+    /// Every handle, in the order of their indices.
     pub fn handles(&self) -> impl Iterator<Item = BodyHandle> + '_ {
         self.bodies().map(|(h, _)| h)
     }
@@ -1346,7 +1377,7 @@ impl World {
             let handle = |i: u32| {
                 let slot = self.slots.get(i as usize)?;
                 slot.body.as_ref()?;
-                Some(BodyHandle { index: i, generation: slot.generation })
+                Some(slot.handle())
             };
             let a = if c.a >= wall_base { None } else { Some(handle(c.a)?) };
             Some(ContactInfo {
@@ -1371,10 +1402,7 @@ impl World {
             }
             let Some(slot) = self.slots.get(index) else { continue };
             if slot.body.as_ref().is_some_and(|b| !b.sleeping) {
-                awake
-                    .entry(root)
-                    .or_default()
-                    .push(BodyHandle { index: index as u32, generation: slot.generation });
+                awake.entry(root).or_default().push(slot.handle());
             }
         }
         let mut islands: Vec<Island> =
@@ -1440,9 +1468,10 @@ impl World {
     // ----------------------------------------------------------------------------------
 
     fn slot_of(&self, handle: BodyHandle) -> Result<usize, PhysicsError> {
-        match self.slots.get(handle.index as usize) {
-            Some(slot) if slot.generation == handle.generation && slot.body.is_some() => {
-                Ok(handle.index as usize)
+        let index = self.slot_of_id.get(handle.index as usize).map(|&index| index as usize);
+        match index.map(|index| (index, &self.slots[index])) {
+            Some((index, slot)) if slot.generation == handle.generation && slot.body.is_some() => {
+                Ok(index)
             }
             _ => Err(PhysicsError::StaleHandle(handle)),
         }
