@@ -7,12 +7,14 @@
 //! wakes).
 //!
 //! A hash map does this with one hashed removal and one hashed insertion per contact, which
-//! cost about 8 % of a settled rain step. Here the entries are instead grouped by one body's
-//! handle index: body A's for a body–body pair (the lower index, as the narrow phase orients pairs),
-//! the body's for a wall contact. A body touches only a handful of others, so a lookup scans
-//! a few entries of one group. The groups are rebuilt at the end of every step with a counting
-//! sort, O(entries + slots), without hashing; the buffers are kept, so the steady state
-//! allocates nothing.
+//! cost about 8 % of a settled rain step. Here the entries are instead grouped by one body:
+//! body A's for a body–body pair (the lower handle index, as the narrow phase orients
+//! pairs), the body's for a wall contact ([`group_body`]), with the groups numbered as the
+//! caller stores its bodies (the world numbers them by slot, so that a step's lookups, in
+//! contact order, read the cache in memory order). A body touches only a handful of others,
+//! so a lookup scans a few entries of one group. The groups are rebuilt at the end of every
+//! step with a counting sort, O(entries + slots), without hashing; the buffers are kept, so
+//! the steady state allocates nothing.
 //!
 //! A lookup depends only on the key, never on where an entry lies, and each key is held at
 //! most once (every contact of a step was taken out before the step puts it back), so this
@@ -47,8 +49,10 @@ struct Entry {
     taken: bool,
 }
 
-/// The handle index whose group holds `key`: A's, or B's when A is a wall.
-fn group_of(key: PairKey) -> usize {
+/// The handle index of the body whose group holds `key`: A's, or B's when A is a wall.
+/// Groups are numbered as the caller stores that body (`group_of` of
+/// [`ContactCache::rebuild`]); numbered by this index itself, the cache works for any caller.
+pub fn group_body(key: PairKey) -> usize {
     let bits = if (key.0 >> 32) as u32 == WALL_GENERATION { key.1 } else { key.0 };
     bits as u32 as usize
 }
@@ -75,9 +79,8 @@ pub struct Removals<'a> {
 }
 
 impl Removals<'_> {
-    /// Takes the entry of `key` out, if there is one.
-    pub fn remove(&mut self, key: &PairKey) -> Option<CachedImpulse> {
-        let group = group_of(*key);
+    /// Takes the entry of `key`, held in `group`, out, if there is one.
+    pub fn remove(&mut self, group: usize, key: &PairKey) -> Option<CachedImpulse> {
         if group + 1 >= self.group_start.len() {
             return None;
         }
@@ -89,9 +92,9 @@ impl Removals<'_> {
 }
 
 impl ContactCache {
-    /// Takes the entry of `key` out, if there is one.
-    pub fn remove(&mut self, key: &PairKey) -> Option<CachedImpulse> {
-        self.removals().remove(key)
+    /// Takes the entry of `key`, held in `group`, out, if there is one.
+    pub fn remove(&mut self, group: usize, key: &PairKey) -> Option<CachedImpulse> {
+        self.removals().remove(group, key)
     }
 
     /// The cache for a run of [`remove`](Self::remove)s (see [`Removals`]).
@@ -115,13 +118,20 @@ impl ContactCache {
         self.len() == 0
     }
 
+    /// The entries in new groups, `group_of` each key, for example after the bodies whose
+    /// groups they were moved.
+    pub fn regroup(&mut self, groups: usize, group_of: impl Fn(PairKey) -> usize) {
+        self.rebuild(groups, group_of, |_| true, std::iter::empty());
+    }
+
     /// The cache of the next step: the entries not taken out for which `keep` holds, then
     /// `fresh`, whose keys must not be among those kept (they were taken out this step).
-    /// Every key's group must lie below `slots` (the world's slot count, which never
-    /// shrinks).
+    /// Each key goes into group `group_of(key)`, which must lie below `groups` (the world's
+    /// slot count, which never shrinks); the lookups of the next step must name it.
     pub fn rebuild(
         &mut self,
-        slots: usize,
+        groups: usize,
+        group_of: impl Fn(PairKey) -> usize,
         keep: impl Fn(PairKey) -> bool,
         fresh: impl Iterator<Item = (PairKey, CachedImpulse)> + Clone,
     ) {
@@ -129,7 +139,7 @@ impl ContactCache {
         // prefix sum `group_start[g + 1]` is where g begins and can serve as its cursor;
         // once every entry is placed, each cursor has reached the start of the next group.
         self.group_start.clear();
-        self.group_start.resize(slots + 2, 0);
+        self.group_start.resize(groups + 2, 0);
         let mut total = 0;
         for e in &mut self.entries {
             // An entry that is not kept is dropped like one taken out.
@@ -217,7 +227,7 @@ mod tests {
             keys.dedup();
             for key in &keys {
                 let expected = reference.remove(key);
-                assert_eq!(cache.remove(key), expected, "step {step}");
+                assert_eq!(cache.remove(group_body(*key), key), expected, "step {step}");
                 found += usize::from(expected.is_some());
             }
             // Keep the entries of pairs with an even generation sum ("both passive").
@@ -231,7 +241,7 @@ mod tests {
                 })
                 .collect();
             reference.extend(fresh.iter().copied());
-            cache.rebuild(60, keep, fresh.into_iter());
+            cache.rebuild(60, group_body, keep, fresh.into_iter());
             assert_eq!(cache.len(), reference.len(), "step {step}");
             steps += 1;
         }
