@@ -48,11 +48,7 @@ fn a_fifteen_row_pyramid_stands_and_sleeps_within_three_seconds() {
 fn a_large_pile_added_in_random_order_settles_as_well_as_one_added_in_rows() {
     use bevy_sandbox_physics::physics::world::REORDER_MIN_BODIES;
     let rows = scenes::large(REORDER_MIN_BODIES, 5);
-    let mut shuffled = rows.clone();
-    let mut rng = scenes::SceneRng::new(11);
-    for i in (1..shuffled.bodies.len()).rev() {
-        shuffled.bodies.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-    }
+    let shuffled = scenes::shuffled(&rows, 11);
     let config = PhysicsConfig { sleeping_enabled: false, ..PhysicsConfig::default() };
     for scene in [&rows, &shuffled] {
         let mut w = scene.build(config.clone()).unwrap();

@@ -178,6 +178,19 @@ pub fn large(count: usize, seed: u64) -> Scene {
     Scene { name: format!("large_{count}"), size: Vec2::new(width, height), bodies }
 }
 
+/// The same bodies as `scene`, added in a random order (named `…_shuffled`): what a world
+/// filled by a user's clicks or a spawner looks like in memory. Engines that store bodies in
+/// the order they were added pay for it in cache misses on large worlds.
+pub fn shuffled(scene: &Scene, seed: u64) -> Scene {
+    let mut rng = SceneRng::new(seed);
+    let mut bodies = scene.bodies.clone();
+    // Fisher–Yates.
+    for i in (1..bodies.len()).rev() {
+        bodies.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+    }
+    Scene { name: format!("{}_shuffled", scene.name), size: scene.size, bodies }
+}
+
 /// Rows of circles in [`large`]: the depth of its pile, whatever the body count.
 pub const LARGE_ROWS: usize = 16;
 

@@ -159,6 +159,14 @@ fn main() {
             }
             scaling.push(Case { scene, sleeping: false, steps: options.steps(SCALING_STEPS) });
         }
+        // The largest scene once more, its bodies added in random order: a row of its own,
+        // not a point of the curve.
+        let largest = scenes::large(scenes::SCALING_COUNTS[scenes::SCALING_COUNTS.len() - 1], 5);
+        let shuffled = scenes::shuffled(&largest, 9);
+        if !options.quick && options.wants(&shuffled) {
+            let steps = options.steps(SCALING_STEPS);
+            scaling.push(Case { scene: shuffled, sleeping: false, steps });
+        }
     }
 
     let shared_results: Vec<_> = shared.iter().zip(run_cases(&shared, &options)).collect();
