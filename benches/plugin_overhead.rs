@@ -3,13 +3,17 @@
 //! ```sh
 //! cargo bench --bench plugin_overhead                       # 10 000 bodies, 300 timed steps
 //! cargo bench --bench plugin_overhead -- --bodies 2000 --steps 600 --warmup 240
+//! cargo bench --bench plugin_overhead -- --shuffled            # spawned in random order
 //! ```
 //!
 //! The scene is `scenes::large(10_000, 5)` with sleeping off, built twice: as a bare core
 //! `World`, and as entities in a headless app (`MinimalPlugins` + `SandboxPhysicsPlugin`) whose
 //! clock advances exactly one fixed step per `app.update()`. The two evolve bit for bit alike
 //! (the test `plugin_matches_core`), so after the same warm-up both time the same pile. The
-//! timed steps alternate between the two, so the machine's noise hits both alike.
+//! timed steps alternate between the two, so the machine's noise hits both alike. With
+//! `--shuffled` the bodies are spawned in random order (`scenes::shuffled`): the core then
+//! sorts its slots into sweep order, and the layer, which reads the bodies in the order of
+//! the entities, no longer reads them in memory order.
 //!
 //! Per step it records:
 //!
@@ -39,17 +43,22 @@ struct Settings {
     bodies: usize,
     warmup: usize,
     steps: usize,
+    shuffled: bool,
 }
 
 impl Settings {
     fn from_args() -> Self {
-        let mut settings = Settings { bodies: 10_000, warmup: 600, steps: 300 };
+        let mut settings = Settings { bodies: 10_000, warmup: 600, steps: 300, shuffled: false };
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
             let target = match arg.as_str() {
                 "--bodies" => &mut settings.bodies,
                 "--warmup" => &mut settings.warmup,
                 "--steps" => &mut settings.steps,
+                "--shuffled" => {
+                    settings.shuffled = true;
+                    continue;
+                }
                 // `cargo bench` passes `--bench`; anything else is ignored too.
                 _ => continue,
             };
@@ -189,6 +198,7 @@ fn timed_update(app: &mut App) -> Sample {
 fn main() {
     let settings = Settings::from_args();
     let scene = scenes::large(settings.bodies, 5);
+    let scene = if settings.shuffled { scenes::shuffled(&scene, 9) } else { scene };
     let config = PhysicsConfig { sleeping_enabled: false, ..PhysicsConfig::default() };
     let dt = config.time_step;
 
