@@ -261,7 +261,7 @@ impl Slot {
 const WALL_COUNT: usize = 4;
 
 /// Worlds of at least this many bodies keep their slots in space order
-/// ([`World::reorder_slots`]). Below it the per-step arrays fit in a core's 1 MiB L2 cache
+/// (`World::reorder_slots`). Below it the per-step arrays fit in a core's 1 MiB L2 cache
 /// whatever the order, and the sort would only cost time.
 pub const REORDER_MIN_BODIES: usize = 4_096;
 
