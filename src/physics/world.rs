@@ -1898,6 +1898,57 @@ mod tests {
         assert!(shuffled.slots.iter().enumerate().any(|(i, s)| s.id as usize != i));
     }
 
+    /// Adds, removals, steps and sorts in random order: after each, every handle added and
+    /// not removed finds its own body, every removed one is stale, and `slot_of_id` and the
+    /// slots' ids agree (a freed id reused after a sort must find its moved slot).
+    #[test]
+    fn handles_survive_sorts_between_adds_and_removals() {
+        let mut rng = SceneRng::new(3);
+        let mut world =
+            World::new(Vec2::new(1200.0, 900.0), PhysicsConfig::default()).expect("a valid world");
+        // Each live handle with the radius it was added with, which nothing changes.
+        let mut live: Vec<(BodyHandle, f32)> = Vec::new();
+        let mut removed: Vec<BodyHandle> = Vec::new();
+        let mut sorts = 0;
+        for op in 0..3000 {
+            match rng.next_u64() % 10 {
+                0..=4 => {
+                    let radius = rng.range(12.0, 20.0);
+                    let position = Vec2::new(rng.range(30.0, 1170.0), rng.range(30.0, 870.0));
+                    let handle =
+                        world.add_body(BodyDesc::circle(radius, position)).expect("inside");
+                    live.push((handle, radius));
+                }
+                5..=6 if !live.is_empty() => {
+                    let (handle, _) =
+                        live.swap_remove((rng.next_u64() % live.len() as u64) as usize);
+                    world.remove_body(handle).expect("a live handle");
+                    removed.push(handle);
+                }
+                7 => world.step(1.0 / 120.0).expect("a valid step"),
+                _ => {
+                    let before = world.slots.clone();
+                    world.reorder_slots();
+                    sorts +=
+                        usize::from(before.iter().zip(&world.slots).any(|(a, b)| a.id != b.id));
+                }
+            }
+            for &(handle, radius) in &live {
+                let body = world.body(handle).unwrap_or_else(|| panic!("op {op}: {handle} lost"));
+                assert_eq!(body.shape(), Shape::circle(radius), "op {op}: {handle}");
+            }
+            for &handle in &removed {
+                assert!(!world.contains(handle), "op {op}: removed {handle} still found");
+            }
+            assert_eq!(world.body_count(), live.len());
+            assert_eq!(world.bodies().count(), live.len());
+            for (index, slot) in world.slots.iter().enumerate() {
+                assert_eq!(world.slot_of_id[slot.id as usize] as usize, index, "op {op}");
+            }
+        }
+        assert!(sorts > 50, "only {sorts} sorts moved slots");
+    }
+
     #[test]
     fn reordered_slots_lie_in_sweep_order() {
         let mut world = shuffled_pile(60);
