@@ -113,3 +113,40 @@ fn the_steady_state_step_allocates_nothing() {
     let first = allocations_in(|| step(&mut fresh, true));
     assert!(first > 0, "the first step of a fresh world allocates its buffers");
 }
+
+/// Issue 6 keeps a large world's slots in space order; the sort is part of the steady state
+/// and allocates nothing either: its buffers grow with the slots, when bodies are added.
+/// A settled 4,096-circle pile is scattered over its slots by taking every body out and
+/// putting it back in random order (the freed slots are reused in the order of the free
+/// list, not of the positions); the steps up to the next look at the order must sort it,
+/// without an allocation.
+#[test]
+fn sorting_a_large_worlds_slots_allocates_nothing() {
+    use bevy_sandbox_physics::physics::world::{REORDER_INTERVAL, REORDER_MIN_BODIES};
+    let config = PhysicsConfig { sleeping_enabled: false, ..PhysicsConfig::default() };
+    let mut world = scenes::large(REORDER_MIN_BODIES, 5).build(config).expect("scene");
+    for _ in 0..300 {
+        step(&mut world, false);
+    }
+    let handles: Vec<_> = world.handles().collect();
+    let mut descs: Vec<_> = world.bodies().map(|(_, b)| world.desc_of(b)).collect();
+    let mut rng = scenes::SceneRng::new(4);
+    for i in (1..descs.len()).rev() {
+        descs.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+    }
+    for handle in handles {
+        world.remove_body(handle).expect("a live handle");
+    }
+    for desc in descs {
+        world.add_body(desc).expect("back where it was");
+    }
+    let mut sorted = false;
+    let counted = allocations_in(|| {
+        for _ in 0..REORDER_INTERVAL {
+            step(&mut world, true);
+            sorted |= world.stats().slots_sorted;
+        }
+    });
+    assert!(sorted, "the scattered slots were sorted");
+    assert_eq!(counted, 0, "{REORDER_INTERVAL} steps with a sort allocated {counted} times");
+}

@@ -30,12 +30,14 @@ pub struct BodyHandle {
 }
 
 impl BodyHandle {
-    /// The slot index (dense, reused after removal).
+    /// The handle's index: dense (below the number of bodies ever stored at once) and
+    /// reused after a removal, with the next generation. It names the body, not where the
+    /// world stores it, which may change from step to step.
     pub fn index(self) -> u32 {
         self.index
     }
 
-    /// The generation of the slot when this handle was issued.
+    /// How often the index had been used and freed before this handle was issued.
     pub fn generation(self) -> u32 {
         self.generation
     }

@@ -320,12 +320,6 @@ impl BroadPhase {
         self.order.extend(self.sorted.iter().map(|p| p.index));
     }
 
-    /// The band that height `y` fell in at the last [`find_pairs`](Self::find_pairs) (0
-    /// before the first).
-    pub fn band_of(&self, y: f32) -> usize {
-        self.grid.band_of(y)
-    }
-
     /// The slots were moved: slot `s` is now `new_slot_of[s]`. Keeps last step's order, so
     /// that the next sort still starts from a nearly sorted list.
     pub fn renumber(&mut self, new_slot_of: &[u32]) {

@@ -57,7 +57,7 @@ pub fn group_body(key: PairKey) -> usize {
     bits as u32 as usize
 }
 
-/// Cached impulses by pair key, grouped by handle index (see the module docs).
+/// Cached impulses by pair key, in groups numbered by the caller (see the module docs).
 #[derive(Clone, Debug, Default)]
 pub struct ContactCache {
     /// Group g is `entries[group_start[g]..group_start[g + 1]]`.
@@ -92,7 +92,9 @@ impl Removals<'_> {
 }
 
 impl ContactCache {
-    /// Takes the entry of `key`, held in `group`, out, if there is one.
+    /// Takes the entry of `key`, held in `group`, out, if there is one. The group must be
+    /// the one the last [`rebuild`](Self::rebuild) or [`regroup`](Self::regroup) gave the
+    /// key; in another the key is simply not found.
     pub fn remove(&mut self, group: usize, key: &PairKey) -> Option<CachedImpulse> {
         self.removals().remove(group, key)
     }

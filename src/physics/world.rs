@@ -150,6 +150,9 @@ pub struct StepStats {
     pub solved_again: usize,
     /// Bodies the emergency brake had to push back this step (§10).
     pub braked: usize,
+    /// Whether this step sorted the slots into space order first (`World::step` does so
+    /// in large worlds whose touching bodies lie far apart in memory).
+    pub slots_sorted: bool,
     /// Time per phase.
     pub timings: PhaseTimings,
 }
@@ -260,20 +263,20 @@ impl Slot {
 /// The four walls in order: left, right, top, floor.
 const WALL_COUNT: usize = 4;
 
-/// Worlds of at least this many bodies keep their slots in space order
-/// (`World::reorder_slots`). Below it the per-step arrays fit in a core's 1 MiB L2 cache
-/// whatever the order, and the sort would only cost time.
+/// Worlds of at least this many bodies keep their slots in space order when their touching
+/// bodies lie far apart in memory (`World::reorder_slots`). Below it the per-step arrays fit in a
+/// core's 1 MiB L2 cache whatever the order, and a sort would only cost time.
 pub const REORDER_MIN_BODIES: usize = 4_096;
 
 /// Steps between two looks at the order of the slots: bodies in a pile stay near their
 /// neighbours for many steps, and one sort of 20,000 slots costs about a step's time.
 pub const REORDER_INTERVAL: u64 = 64;
 
-/// The slots are sorted only when more than this share of neighbouring slots are out of
-/// order. A world added row by row (or already sorted) is left as it is: its order is as
-/// good for the cache, and keeping it keeps the slots in the order of the handles, which
-/// is the order in which the Bevy layer reads the bodies.
-pub const REORDER_DISORDER: f32 = 0.1;
+/// Side of the square cells by which the slots are sorted, px: row after row of cells
+/// (64 px tall, about two rows of bodies of the usual sizes), left to right within a row.
+/// Fixed cells, so that a settled pile's order stays sorted while its bodies shift by a
+/// fraction of a pixel.
+pub const REORDER_CELL: f32 = 64.0;
 
 /// A 2D world of circles and axis-aligned rectangles inside four walls.
 ///
@@ -290,11 +293,11 @@ pub struct World {
     slot_of_id: Vec<u32>,
     /// Ids whose slot is free, for reuse with the next generation.
     free_ids: Vec<u32>,
-    /// `reorder_slots`' buffers, kept so that it allocates only when the world grew: each
-    /// slot's sort key with its index, the slots in their new order, and the new index of
-    /// each old slot.
+    /// `reorder_slots`' buffers, sized with the slots by `add_body`, so that a sort allocates
+    /// nothing: each slot's sort key with its index, which slots the permutation has
+    /// reached, and the new index of each old slot.
     reorder_keys: Vec<(u64, u32)>,
-    reordered_slots: Vec<Slot>,
+    sort_visited: Vec<bool>,
     new_slot_of: Vec<u32>,
     body_count: usize,
     broad_phase: BroadPhase,
@@ -350,7 +353,7 @@ impl World {
             slot_of_id: Vec::new(),
             free_ids: Vec::new(),
             reorder_keys: Vec::new(),
-            reordered_slots: Vec::new(),
+            sort_visited: Vec::new(),
             new_slot_of: Vec::new(),
             body_count: 0,
             broad_phase: BroadPhase::default(),
@@ -409,6 +412,7 @@ impl World {
         };
         self.stats.braked = 0;
         self.stats.solved_again = 0;
+        self.stats.slots_sorted = false;
         if self.body_count >= REORDER_MIN_BODIES && self.steps.is_multiple_of(REORDER_INTERVAL) {
             self.reorder_slots(); // memory only: where the bodies are stored, not what they do
         }
@@ -455,56 +459,102 @@ impl World {
         Ok(())
     }
 
-    /// Stores the bodies in space order: by the broad phase's band of their top edge, then
-    /// from left to right, the order in which the sweep finds their pairs. Empty slots go
-    /// last. Does nothing unless more than [`REORDER_DISORDER`] of the neighbouring slots
-    /// are out of that order.
+    /// Sorts the slots into space order when that brings the bodies that touch at least
+    /// twice as close together in memory.
     ///
     /// Every per-step array (colliders, solver bodies and velocities, positions, islands) is
     /// indexed by slot, and the contacts visit them in sweep order. Bodies added in random
     /// order scatter those visits over the whole arrays, which on large worlds outgrow the
     /// cache: 20,000 circles added in random order stepped about 1.4 times as slowly as the
-    /// same circles added row by row. Handles name an id, not a slot (`slot_of_id`), and
-    /// pairs are oriented by id, so the move changes no handle, no warm-start key and no
-    /// impulse sign; the order of the contacts, and so of the Gauss-Seidel passes, follows
-    /// the slots.
+    /// same circles added row by row. The measure is the mean distance, in slots, between
+    /// the two bodies of last step's body–body contacts, now and in the sorted order. A
+    /// world added row by row is left as it is (its contacts are about as close as sorted
+    /// ones, and its slots stay in the order of the handles, in which the Bevy layer reads
+    /// the bodies); so is a sorted world whose bodies have only shifted a little.
     ///
     /// The step calls it first, every [`REORDER_INTERVAL`] steps, in worlds of at least
-    /// [`REORDER_MIN_BODIES`] bodies: the per-step arrays it leaves stale (the contacts and
-    /// islands of the last step) are all rebuilt before anything reads them.
+    /// [`REORDER_MIN_BODIES`] bodies: the per-step arrays a sort leaves stale (the contacts
+    /// and islands of the last step) are all rebuilt before anything reads them. The look
+    /// itself costs about a third of a sort.
     fn reorder_slots(&mut self) {
-        let origin = self.bounds_min.x;
-        let broad_phase = &self.broad_phase;
+        self.find_sorted_order();
+        let new_slot_of = &self.new_slot_of;
+        let (mut now, mut sorted) = (0u64, 0u64);
+        for c in &self.contacts[..self.body_contact_count] {
+            now += u64::from(c.a.abs_diff(c.b));
+            sorted += u64::from(new_slot_of[c.a as usize].abs_diff(new_slot_of[c.b as usize]));
+        }
+        if now > 2 * sorted {
+            self.move_slots_into_sorted_order();
+        }
+    }
+
+    /// Sorts the slots into space order, whatever their order now.
+    #[cfg(test)]
+    fn sort_slots(&mut self) {
+        self.find_sorted_order();
+        self.move_slots_into_sorted_order();
+    }
+
+    /// The space order of the slots, into `reorder_keys` (new slot → old slot) and
+    /// `new_slot_of` (old slot → new slot): rows of [`REORDER_CELL`] cells from the top of
+    /// the world, then cells from left to right, the order in which the banded sweep finds
+    /// the pairs; empty slots last.
+    fn find_sorted_order(&mut self) {
+        let origin = self.bounds_min;
+        // A float converts to an unsigned integer saturating: 0 left of or above the origin.
+        let cell = |x: f32| ((x / REORDER_CELL) as u32).min(u32::MAX - 1);
         self.reorder_keys.clear();
         self.reorder_keys.extend(self.slots.iter().enumerate().map(|(index, slot)| {
             let key = slot.body.as_ref().map_or(u64::MAX, |body| {
-                let band = broad_phase.band_of(body.aabb().0.y) as u64;
-                // A non-negative float's bits order as the float does.
-                let x = (body.position.x - origin).max(0.0).to_bits();
-                (band << 32) | u64::from(x)
+                let p = body.position - origin;
+                (u64::from(cell(p.y)) << 32) | u64::from(cell(p.x))
             });
             (key, index as u32)
         }));
-        let out_of_order = self.reorder_keys.windows(2).filter(|w| w[0].0 > w[1].0).count();
-        if (out_of_order as f32) <= REORDER_DISORDER * self.body_count as f32 {
-            return;
-        }
-        // The index breaks ties: the order depends on the world's state alone.
+        // The old index breaks ties: the order depends on the world's state alone, and
+        // bodies of one cell keep their order.
         self.reorder_keys.sort_unstable();
-        self.reordered_slots.clear();
-        self.reordered_slots
-            .extend(self.reorder_keys.iter().map(|&(_, old)| self.slots[old as usize].clone()));
-        std::mem::swap(&mut self.slots, &mut self.reordered_slots);
         self.new_slot_of.clear();
         self.new_slot_of.resize(self.slots.len(), 0);
         for (new, &(_, old)) in self.reorder_keys.iter().enumerate() {
             self.new_slot_of[old as usize] = new as u32;
-            self.slot_of_id[self.slots[new].id as usize] = new as u32;
+        }
+    }
+
+    /// Moves the slots into the order `find_sorted_order` found. Handles name an id, not a
+    /// slot (`slot_of_id`), and pairs are oriented by id, so the move changes no handle, no
+    /// warm-start key and no impulse sign; the order of the contacts, and so of the
+    /// Gauss-Seidel passes, follows the slots.
+    ///
+    /// The slots are permuted in place and the other buffers were sized with the slots
+    /// (`add_body`), so the move allocates nothing.
+    fn move_slots_into_sorted_order(&mut self) {
+        // Slot `new` takes the body of slot `old`: the permutation applied one cycle at a
+        // time, by swaps along the cycle.
+        let n = self.slots.len();
+        self.sort_visited.clear();
+        self.sort_visited.resize(n, false);
+        for start in 0..n {
+            let mut new = start;
+            while !self.sort_visited[new] {
+                self.sort_visited[new] = true;
+                let old = self.reorder_keys[new].1 as usize;
+                if old == start {
+                    break;
+                }
+                self.slots.swap(new, old);
+                new = old;
+            }
+        }
+        for (index, slot) in self.slots.iter().enumerate() {
+            self.slot_of_id[slot.id as usize] = index as u32;
         }
         self.broad_phase.renumber(&self.new_slot_of);
         let slot_of_id = &self.slot_of_id;
         let group_of = |key| slot_of_id[contact_cache::group_body(key)] as usize;
-        self.warm_start_cache.regroup(self.slots.len(), group_of);
+        self.warm_start_cache.regroup(n, group_of);
+        self.stats.slots_sorted = true;
     }
 
     /// The first three phases of §4, body by body in one pass over the slots: each touches
@@ -1097,6 +1147,11 @@ impl World {
                 let id = self.slots.len() as u32;
                 self.slots.push(Slot { id, generation: 0, body: Some(body) });
                 self.slot_of_id.push(id);
+                // Room for a sort of every slot, made here and not in the step.
+                let room = self.slots.capacity();
+                self.reorder_keys.reserve(room.saturating_sub(self.reorder_keys.len()));
+                self.sort_visited.reserve(room.saturating_sub(self.sort_visited.len()));
+                self.new_slot_of.reserve(room.saturating_sub(self.new_slot_of.len()));
                 id as usize
             }
         };
@@ -1491,7 +1546,8 @@ impl World {
         })
     }
 
-    /// The islands after the last step: awake ones (from its contacts) and sleeping ones.
+    /// The islands after the last step: awake ones (from its contacts) and sleeping ones,
+    /// each with its members in the order of their handles.
     pub fn islands(&self) -> Vec<Island> {
         let mut awake: HashMap<u32, Vec<BodyHandle>> = HashMap::new();
         for (index, &root) in self.island_root.iter().enumerate() {
@@ -1503,8 +1559,14 @@ impl World {
                 awake.entry(root).or_default().push(slot.handle());
             }
         }
-        let mut islands: Vec<Island> =
-            awake.into_values().map(|bodies| Island { bodies, sleeping: false }).collect();
+        // Members in the order of their handles, whatever slots they are stored in.
+        let mut islands: Vec<Island> = awake
+            .into_values()
+            .map(|mut bodies| {
+                bodies.sort_unstable();
+                Island { bodies, sleeping: false }
+            })
+            .collect();
         let mut asleep: HashMap<u32, Vec<BodyHandle>> = HashMap::new();
         for (handle, body) in self.bodies() {
             if let Some(id) = body.sleep_island.filter(|_| body.sleeping) {
@@ -1832,14 +1894,13 @@ impl WallCollider<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::physics::scenes::SceneRng;
+    use crate::physics::scenes::{self, SceneRng};
 
-    /// A pile of 300 circles and boxes, added in random order, after `steps` steps (sleeping
-    /// off).
-    fn shuffled_pile(steps: usize) -> World {
+    /// A pile of 300 circles and boxes, added in random order, after `steps` steps, sleeping
+    /// off unless `sleeping`.
+    fn shuffled_pile(steps: usize, sleeping: bool) -> World {
         let mut rng = SceneRng::new(7);
-        // Awake, so that every contact is solved and warm started.
-        let config = PhysicsConfig { sleeping_enabled: false, ..PhysicsConfig::default() };
+        let config = PhysicsConfig { sleeping_enabled: sleeping, ..PhysicsConfig::default() };
         let mut world = World::new(Vec2::new(900.0, 700.0), config).expect("a valid world");
         let mut cells: Vec<(usize, usize)> = (0..300).map(|i| (i % 20, i / 20)).collect();
         for i in (1..cells.len()).rev() {
@@ -1866,11 +1927,19 @@ mod tests {
         format!("{a:?}") == format!("{b:?}")
     }
 
+    /// Every contact of the last step that could have been warm started was: the contacts
+    /// of a settled pile all persist from one step to the next.
+    fn all_warm_started(world: &World) -> bool {
+        let stats = world.stats();
+        let contacts = stats.body_contacts + stats.wall_contacts;
+        contacts > 300 && stats.warm_started * 100 >= contacts * 98
+    }
+
     #[test]
-    fn reordered_slots_keep_every_handle_its_body() {
-        let world = shuffled_pile(120);
+    fn sorted_slots_keep_every_handle_its_body() {
+        let world = shuffled_pile(120, false);
         let mut moved = world.clone();
-        moved.reorder_slots();
+        moved.sort_slots();
         let slots_moved = moved.slots.iter().enumerate().filter(|(i, s)| s.id as usize != *i);
         assert!(slots_moved.count() > 200, "a shuffled pile's slots are out of order");
         let before: Vec<_> = world.bodies().collect();
@@ -1884,6 +1953,46 @@ mod tests {
     }
 
     #[test]
+    fn sorted_slots_lie_in_rows_of_cells() {
+        let mut world = shuffled_pile(60, false);
+        world.sort_slots();
+        let origin = world.bounds_min;
+        let keys: Vec<(u32, u32)> = world
+            .slots
+            .iter()
+            .filter_map(|s| s.body.as_ref())
+            .map(|b| {
+                let cell = (b.position - origin) / REORDER_CELL;
+                (cell.y as u32, cell.x as u32)
+            })
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] <= w[1]), "rows of cells, left to right");
+        assert!(keys.first().map(|k| k.0) < keys.last().map(|k| k.0), "a pile spans rows");
+    }
+
+    /// The step sorts a large world whose touching bodies lie far apart in memory, once, and
+    /// neither a world added row by row nor a small one.
+    #[test]
+    fn only_scattered_slots_of_large_worlds_are_sorted() {
+        let rows = scenes::large(REORDER_MIN_BODIES, 5);
+        let config = PhysicsConfig { sleeping_enabled: false, ..PhysicsConfig::default() };
+        let mut in_rows = rows.build(config.clone()).expect("the scene builds");
+        let mut shuffled = scenes::shuffled(&rows, 3).build(config).expect("the scene builds");
+        for step in 0..=3 * REORDER_INTERVAL {
+            in_rows.step(1.0 / 120.0).expect("a valid step");
+            shuffled.step(1.0 / 120.0).expect("a valid step");
+            // The look at step 0 has no contacts to judge by; the one at step 64 sorts.
+            let sorts = step == REORDER_INTERVAL;
+            assert!(!in_rows.stats().slots_sorted, "step {step}: rows were sorted");
+            assert_eq!(shuffled.stats().slots_sorted, sorts, "step {step}");
+        }
+        let mut small = shuffled_pile(REORDER_INTERVAL as usize, false);
+        small.step(1.0 / 120.0).expect("a valid step");
+        assert!(!small.stats().slots_sorted, "a small world is never sorted");
+    }
+
+    /// A world added row by row is left in the order of its handles.
+    #[test]
     fn a_world_added_row_by_row_keeps_its_order() {
         let mut world =
             World::new(Vec2::new(900.0, 700.0), PhysicsConfig::default()).expect("a valid world");
@@ -1891,9 +2000,13 @@ mod tests {
             let position = Vec2::new(60.0 + 40.0 * (i % 20) as f32, 660.0 - 40.0 * (i / 20) as f32);
             world.add_body(BodyDesc::circle(15.0, position)).expect("a body inside the world");
         }
+        for _ in 0..120 {
+            world.step(1.0 / 120.0).expect("a valid step");
+        }
+        assert!(world.stats().body_contacts > 250, "the rows have settled into a pile");
         world.reorder_slots();
         assert!(world.slots.iter().enumerate().all(|(i, s)| s.id as usize == i));
-        let mut shuffled = shuffled_pile(0);
+        let mut shuffled = shuffled_pile(120, false);
         shuffled.reorder_slots();
         assert!(shuffled.slots.iter().enumerate().any(|(i, s)| s.id as usize != i));
     }
@@ -1928,7 +2041,7 @@ mod tests {
                 7 => world.step(1.0 / 120.0).expect("a valid step"),
                 _ => {
                     let before = world.slots.clone();
-                    world.reorder_slots();
+                    world.sort_slots();
                     sorts +=
                         usize::from(before.iter().zip(&world.slots).any(|(a, b)| a.id != b.id));
                 }
@@ -1949,31 +2062,19 @@ mod tests {
         assert!(sorts > 50, "only {sorts} sorts moved slots");
     }
 
+    /// Pairs are oriented by handle and the cache is regrouped, so every contact finds last
+    /// step's impulses after the move, with their signs (a lost or flipped warm start would
+    /// jolt a resting pile), wall contacts included.
     #[test]
-    fn reordered_slots_lie_in_sweep_order() {
-        let mut world = shuffled_pile(60);
-        world.reorder_slots();
-        let keys: Vec<(usize, f32)> = world
-            .slots
-            .iter()
-            .filter_map(|s| s.body.as_ref())
-            .map(|b| (world.broad_phase.band_of(b.aabb().0.y), b.position.x))
-            .collect();
-        assert!(keys.windows(2).all(|w| w[0].0 < w[1].0 || (w[0].0 == w[1].0 && w[0].1 <= w[1].1)));
-        assert!(keys.first().map(|k| k.0) < keys.last().map(|k| k.0), "a pile spans bands");
-    }
-
-    /// Pairs are oriented by handle, so every contact finds last step's impulses after the
-    /// move, with their signs (a lost or flipped warm start would jolt a resting pile).
-    #[test]
-    fn reordered_slots_keep_every_warm_start() {
-        let mut world = shuffled_pile(240);
+    fn sorted_slots_keep_every_warm_start() {
+        let mut world = shuffled_pile(240, false);
         let mut moved = world.clone();
-        moved.reorder_slots();
+        moved.sort_slots();
         world.step(1.0 / 120.0).expect("a valid step");
         moved.step(1.0 / 120.0).expect("a valid step");
-        assert!(world.stats().warm_started > 300, "a settled pile has resting contacts");
         assert!(world.stats().body_contacts > 350, "a pile, not 20 columns of 15 (280)");
+        assert!(all_warm_started(&world));
+        assert!(all_warm_started(&moved), "{:?}", moved.stats());
         assert_eq!(moved.stats().warm_started, world.stats().warm_started);
         assert_eq!(moved.stats().body_contacts, world.stats().body_contacts);
         let impulses = |w: &World| {
@@ -1990,5 +2091,17 @@ mod tests {
             // well within what one pass changes in a resting pile.
             assert!((c1.2 - c2.2).abs() <= 0.02 * c1.2.abs().max(1.0), "{c1:?} vs {c2:?}");
         }
+    }
+
+    /// A sleeping pile keeps its contacts' impulses in the cache; after a sort they must
+    /// still be found when the pile wakes.
+    #[test]
+    fn a_sleeping_pile_sorted_wakes_warm_started() {
+        let mut world = shuffled_pile(1200, true);
+        assert_eq!(world.stats().awake, 0, "the pile sleeps after 10 s");
+        world.sort_slots();
+        world.wake_all();
+        world.step(1.0 / 120.0).expect("a valid step");
+        assert!(all_warm_started(&world), "{:?}", world.stats());
     }
 }

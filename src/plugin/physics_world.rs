@@ -62,7 +62,7 @@ pub struct BodyContact {
 /// everything they return is in Bevy's frame.
 ///
 /// The entity ↔ body map is two dense tables, one indexed by the entity's index and one by
-/// the body's slot: the sync systems look every body up on every step and frame, and a
+/// the body handle's index: the sync systems look every body up on every step and frame, and a
 /// table read costs a fraction of a hash lookup.
 #[derive(Resource)]
 pub struct PhysicsWorld {
@@ -70,7 +70,7 @@ pub struct PhysicsWorld {
     mapping: CoordinateMapping,
     /// By entity index: the simulated entity there and its body.
     handles: Vec<Option<(Entity, BodyHandle)>>,
-    /// By body slot: the body there and its entity.
+    /// By body handle index: the body there and its entity.
     entities: Vec<Option<(BodyHandle, Entity)>>,
     linked: usize,
     stepped: bool,
@@ -208,11 +208,11 @@ impl PhysicsWorld {
             self.handles.resize(index + 1, None);
         }
         self.handles[index] = Some((entity, handle));
-        let slot = handle.index() as usize;
-        if self.entities.len() <= slot {
-            self.entities.resize(slot + 1, None);
+        let id = handle.index() as usize;
+        if self.entities.len() <= id {
+            self.entities.resize(id + 1, None);
         }
-        self.entities[slot] = Some((handle, entity));
+        self.entities[id] = Some((handle, entity));
         self.linked += 1;
     }
 

@@ -118,7 +118,7 @@ impl Engine for Ours {
     }
 
     fn positions(&mut self) -> Vec<Vec2> {
-        // Bodies were added in scene order and never removed: slot index = scene index.
+        // Bodies were added in scene order and never removed: handle index = scene index.
         let mut positions = vec![Vec2::NAN; self.world.body_count()];
         for (handle, body) in self.world.bodies() {
             positions[handle.index() as usize] = body.position();
