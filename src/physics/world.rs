@@ -264,12 +264,13 @@ impl Slot {
 const WALL_COUNT: usize = 4;
 
 /// Worlds of at least this many bodies keep their slots in space order when their touching
-/// bodies lie far apart in memory (`World::reorder_slots`). Below it the per-step arrays fit in a
-/// core's 1 MiB L2 cache whatever the order, and a sort would only cost time.
+/// bodies lie far apart in memory (`World::reorder_slots`). Below it the per-step arrays fit
+/// in a core's 1 MiB L2 cache whatever the order, and a sort would only cost time.
 pub const REORDER_MIN_BODIES: usize = 4_096;
 
 /// Steps between two looks at the order of the slots: bodies in a pile stay near their
-/// neighbours for many steps, and one sort of 20,000 slots costs about a step's time.
+/// neighbours for many steps. On 20,000 circles a look costs about 0.65 ms and a look with
+/// a sort 0.8 ms, a tenth of a step, once in 64 steps.
 pub const REORDER_INTERVAL: u64 = 64;
 
 /// Side of the square cells by which the slots are sorted, px: row after row of cells
@@ -475,7 +476,7 @@ impl World {
     /// The step calls it first, every [`REORDER_INTERVAL`] steps, in worlds of at least
     /// [`REORDER_MIN_BODIES`] bodies: the per-step arrays a sort leaves stale (the contacts
     /// and islands of the last step) are all rebuilt before anything reads them. The look
-    /// itself costs about a third of a sort.
+    /// (the keys, their sort, the two distances) is most of the cost of a sort.
     fn reorder_slots(&mut self) {
         self.find_sorted_order();
         let new_slot_of = &self.new_slot_of;
