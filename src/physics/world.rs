@@ -74,7 +74,7 @@ use std::time::{Duration, Instant};
 
 use glam::{Vec2, Vec4};
 
-use super::body::{Body, BodyDesc, BodyHandle, BodyKind, Shape};
+use super::body::{Body, BodyDesc, BodyHandle, BodyKind, NO_ISLAND, Shape};
 use super::broad_phase::{BroadPhase, Proxy, ProxyState};
 use super::config::{ConfigError, FieldError, MIN_BODY_SIZE, PhysicsConfig};
 use super::contact_cache::{self, CachedImpulse, ContactCache, PairKey, WALL_GENERATION};
@@ -1097,7 +1097,11 @@ impl World {
             }
             let id = if self.island_id[root as usize] == u32::MAX {
                 let id = self.next_island_id;
-                self.next_island_id = self.next_island_id.wrapping_add(1);
+                // Wraps past `NO_ISLAND`, which marks a body in no island.
+                self.next_island_id = match self.next_island_id.wrapping_add(1) {
+                    NO_ISLAND => 0,
+                    next => next,
+                };
                 self.island_id[root as usize] = id;
                 id
             } else {
@@ -1105,7 +1109,7 @@ impl World {
             };
             if let Some(body) = self.slots[index].body.as_mut() {
                 body.sleeping = true;
-                body.sleep_island = Some(id);
+                body.sleep_island = id;
                 body.velocity = Vec2::ZERO;
                 body.angular_velocity = 0.0;
                 *self.sleeping_islands.entry(id).or_insert(0) += 1;
@@ -1570,7 +1574,7 @@ impl World {
             .collect();
         let mut asleep: HashMap<u32, Vec<BodyHandle>> = HashMap::new();
         for (handle, body) in self.bodies() {
-            if let Some(id) = body.sleep_island.filter(|_| body.sleeping) {
+            if let Some(id) = body.sleep_island().filter(|_| body.sleeping) {
                 asleep.entry(id).or_default().push(handle);
             }
         }
@@ -1672,7 +1676,7 @@ impl World {
     }
 
     fn wake_slot(&mut self, index: usize) {
-        let island = self.slots[index].body.as_ref().and_then(|b| b.sleep_island);
+        let island = self.slots[index].body.as_ref().and_then(Body::sleep_island);
         if let Some(id) = island {
             self.wake_island(id);
         }
@@ -1685,7 +1689,7 @@ impl World {
             return;
         }
         for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
-            if body.sleep_island == Some(id) {
+            if body.sleep_island == id {
                 wake_body(body);
             }
         }
@@ -1707,7 +1711,7 @@ impl World {
                 let (bmin, bmax) = b.aabb();
                 bmin.cmple(max + margin).all() && (min - margin).cmple(bmax).all()
             })
-            .filter_map(|b| b.sleep_island)
+            .filter_map(Body::sleep_island)
             .collect();
         for id in touched {
             self.wake_island(id);
@@ -1718,7 +1722,7 @@ impl World {
 /// Wakes one member of a sleeping island; its rest timer starts again.
 fn wake_body(body: &mut Body) {
     body.sleeping = false;
-    body.sleep_island = None;
+    body.sleep_island = NO_ISLAND;
     body.rest_time = 0.0;
 }
 
