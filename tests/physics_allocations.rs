@@ -130,10 +130,7 @@ fn sorting_a_large_worlds_slots_allocates_nothing() {
     }
     let handles: Vec<_> = world.handles().collect();
     let mut descs: Vec<_> = world.bodies().map(|(_, b)| world.desc_of(b)).collect();
-    let mut rng = scenes::SceneRng::new(4);
-    for i in (1..descs.len()).rev() {
-        descs.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-    }
+    scenes::SceneRng::new(4).shuffle(&mut descs);
     for handle in handles {
         world.remove_body(handle).expect("a live handle");
     }

@@ -64,6 +64,13 @@ impl SceneRng {
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[(self.next_u64() % items.len() as u64) as usize]
     }
+
+    /// Puts `items` in a random order (Fisher–Yates).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, (self.next_u64() % (i as u64 + 1)) as usize);
+        }
+    }
 }
 
 /// A pyramid of `base` boxes of `box_size` px on the floor, rows shrinking by one
@@ -182,12 +189,8 @@ pub fn large(count: usize, seed: u64) -> Scene {
 /// filled by a user's clicks or a spawner looks like in memory. Engines that store bodies in
 /// the order they were added pay for it in cache misses on large worlds.
 pub fn shuffled(scene: &Scene, seed: u64) -> Scene {
-    let mut rng = SceneRng::new(seed);
     let mut bodies = scene.bodies.clone();
-    // Fisher–Yates.
-    for i in (1..bodies.len()).rev() {
-        bodies.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-    }
+    SceneRng::new(seed).shuffle(&mut bodies);
     Scene { name: format!("{}_shuffled", scene.name), size: scene.size, bodies }
 }
 

@@ -1908,9 +1908,7 @@ mod tests {
         let config = PhysicsConfig { sleeping_enabled: sleeping, ..PhysicsConfig::default() };
         let mut world = World::new(Vec2::new(900.0, 700.0), config).expect("a valid world");
         let mut cells: Vec<(usize, usize)> = (0..300).map(|i| (i % 20, i / 20)).collect();
-        for i in (1..cells.len()).rev() {
-            cells.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-        }
+        rng.shuffle(&mut cells);
         for (column, row) in cells {
             // Sideways jitter, so that the columns collapse into one pile.
             let x = 60.0 + 40.0 * column as f32 + rng.range(-10.0, 10.0);
