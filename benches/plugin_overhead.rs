@@ -12,7 +12,7 @@
 //! (the test `plugin_matches_core`), so after the same warm-up both time the same pile. The
 //! timed steps alternate between the two, so the machine's noise hits both alike. With
 //! `--shuffled` the bodies are spawned in random order (`scenes::shuffled`): the core then
-//! sorts its slots into sweep order, and the layer, which reads the bodies in the order of
+//! sorts its slots into space order, and the layer, which reads the bodies in the order of
 //! the entities, no longer reads them in memory order.
 //!
 //! Per step it records:
