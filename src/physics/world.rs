@@ -295,10 +295,8 @@ pub struct World {
     /// Ids whose slot is free, for reuse with the next generation.
     free_ids: Vec<u32>,
     /// `reorder_slots`' buffers, sized with the slots by `add_body`, so that a sort allocates
-    /// nothing: each slot's sort key with its index, which slots the permutation has
-    /// reached, and the new index of each old slot.
+    /// nothing: each slot's sort key with its index, and the new index of each old slot.
     reorder_keys: Vec<(u64, u32)>,
-    sort_visited: Vec<bool>,
     new_slot_of: Vec<u32>,
     body_count: usize,
     broad_phase: BroadPhase,
@@ -354,7 +352,6 @@ impl World {
             slot_of_id: Vec::new(),
             free_ids: Vec::new(),
             reorder_keys: Vec::new(),
-            sort_visited: Vec::new(),
             new_slot_of: Vec::new(),
             body_count: 0,
             broad_phase: BroadPhase::default(),
@@ -532,15 +529,14 @@ impl World {
     /// (`add_body`), so the move allocates nothing.
     fn move_slots_into_sorted_order(&mut self) {
         // Slot `new` takes the body of slot `old`: the permutation applied one cycle at a
-        // time, by swaps along the cycle.
+        // time, by swaps along the cycle. Each entry of `reorder_keys` is marked as it is
+        // used (`new_slot_of` holds the permutation from here on).
+        const MOVED: u32 = u32::MAX;
         let n = self.slots.len();
-        self.sort_visited.clear();
-        self.sort_visited.resize(n, false);
         for start in 0..n {
             let mut new = start;
-            while !self.sort_visited[new] {
-                self.sort_visited[new] = true;
-                let old = self.reorder_keys[new].1 as usize;
+            while self.reorder_keys[new].1 != MOVED {
+                let old = std::mem::replace(&mut self.reorder_keys[new].1, MOVED) as usize;
                 if old == start {
                     break;
                 }
@@ -1155,7 +1151,6 @@ impl World {
                 // Room for a sort of every slot, made here and not in the step.
                 let room = self.slots.capacity();
                 self.reorder_keys.reserve(room.saturating_sub(self.reorder_keys.len()));
-                self.sort_visited.reserve(room.saturating_sub(self.sort_visited.len()));
                 self.new_slot_of.reserve(room.saturating_sub(self.new_slot_of.len()));
                 id as usize
             }
