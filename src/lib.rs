@@ -2,8 +2,9 @@
 //!
 //! * [`physics`]: the engine, pure Rust (glam and std). It builds without Bevy
 //!   (`--no-default-features`) and can be used and benchmarked on its own.
-//! * `plugin` (feature `bevy`, on by default): [`SandboxPhysicsPlugin`], the components,
-//!   interpolated transforms, run-time controls and debug gizmos.
+//! * `plugin` (feature `bevy`, on by default): [`SandboxPhysicsPlugin`], a plugin group of
+//!   the simulation, interpolated transforms, picking, drag and throw, debug gizmos, live
+//!   figures and the egui panel; the components and the run-time controls.
 //! * [`prelude`]: what an app needs, `use bevy_sandbox_physics::prelude::*;`.
 #![warn(missing_docs)]
 
@@ -20,8 +21,9 @@ pub mod prelude {
     #[cfg(feature = "bevy")]
     pub use crate::plugin::{
         AngularVelocity, BodyContact, Collider, Contact, DragSettings, DragState, Held,
-        LinearVelocity, NoInterpolation, NotDraggable, PhysicsBounds, PhysicsControls,
-        PhysicsDebugDraw, PhysicsMaterial, PhysicsPose, PhysicsSchedule, PhysicsSystems,
-        PhysicsWarning, PhysicsWorld, RigidBody, SandboxPhysicsPlugin, Sleeping, body_components,
+        HoveredBodies, LinearVelocity, NoInterpolation, NotDraggable, PhysicsBounds,
+        PhysicsControls, PhysicsDebugDraw, PhysicsMaterial, PhysicsPose, PhysicsSchedule,
+        PhysicsSystems, PhysicsWarning, PhysicsWorld, RigidBody, SandboxPhysicsPlugin, Sleeping,
+        WallInsets, body_components,
     };
 }

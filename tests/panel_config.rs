@@ -15,10 +15,9 @@ use bevy::reflect::structs::Struct;
 use bevy::time::TimeUpdateStrategy;
 use bevy_egui::input::WindowToEguiContextMap;
 use bevy_egui::{EguiContext, egui};
-use bevy_sandbox_physics::plugin::config_ui::{
-    PhysicsPanel, PhysicsPanelParams, PhysicsStatistics, capture_egui_pointers, show_physics_panel,
+use bevy_sandbox_physics::plugin::{
+    PhysicsPanel, PhysicsPanelParams, PhysicsStatistics, PointerCapture, show_physics_panel,
 };
-use bevy_sandbox_physics::plugin::picking::{BodyPickingSystems, PointerCapture};
 use bevy_sandbox_physics::prelude::*;
 
 /// The egui side of the test: a context, the input of the next frame, what was drawn.
@@ -348,8 +347,8 @@ fn a_press_on_the_egui_panel_grabs_no_body_below_it() {
     map.window_to_contexts.entry(scene.window).or_default().insert(context_entity);
     app.insert_resource(map);
     app.insert_resource(TestUi { ctx, events: Vec::new(), texts: Vec::new() });
+    // The plugin's own capture system reports the pointers over this context.
     app.add_systems(Update, draw_panel);
-    app.add_systems(PreUpdate, capture_egui_pointers.in_set(BodyPickingSystems::Capture));
     app.world_mut().resource_mut::<PhysicsControls>().gravity_enabled = false;
     scene.frames(3);
     let title = text_rect(&scene.app, "Physics", None);

@@ -6,13 +6,13 @@
 
 mod picking_support;
 
-use bevy::picking::PickingSystems;
 use bevy::picking::backend::{HitData, PointerHits};
 use bevy::picking::events::{Over, Pointer, Press};
 use bevy::picking::hover::HoverMap;
 use bevy::picking::pointer::{PointerButton, PointerId, PointerLocation};
+use bevy::picking::{Pickable, PickingSystems};
 use bevy::prelude::*;
-use bevy_sandbox_physics::plugin::picking::{BodyPickingSystems, PointerCapture};
+use bevy_sandbox_physics::plugin::{BodyPickingSystems, PointerCapture};
 use bevy_sandbox_physics::prelude::*;
 use picking_support::{Scene, frame_60, scene, scene_with};
 
@@ -460,4 +460,118 @@ fn pointers_a_ui_captures_never_grab() {
     scene.frames(1);
     scene.press(MOUSE, screen(Vec2::ZERO), PRIMARY);
     assert_eq!(scene.held_by(MOUSE), None);
+}
+
+/// The bodies the backends reported for the mouse in the last frame.
+#[derive(Resource, Default)]
+struct Reported(Vec<Entity>);
+
+fn record_reported(
+    mut hits: MessageReader<PointerHits>,
+    bodies: Query<(), With<Collider>>,
+    mut reported: ResMut<Reported>,
+) {
+    reported.0.clear();
+    for hits in hits.read().filter(|hits| hits.pointer == MOUSE) {
+        let picked = hits.picks.iter().map(|(entity, _)| *entity);
+        reported.0.extend(picked.filter(|entity| bodies.contains(*entity)));
+    }
+}
+
+/// The body `HoveredBodies` names for the mouse, each frame.
+#[derive(Resource, Default)]
+struct UnderMouse(Option<Entity>);
+
+fn record_under_mouse(hovered: HoveredBodies, mut under: ResMut<UnderMouse>) {
+    under.0 = hovered.get(&MOUSE);
+}
+
+/// Issue 16: the backend honours `Pickable` as `bevy_picking`'s hover state reads it. A body
+/// with `Pickable::IGNORE` is not hit at all, the pointer goes through to the body below; a
+/// body that blocks but is not hoverable hides the body below and is itself never hovered,
+/// never sent pointer events and never grabbed. Not vacuous: once the markers are removed the
+/// same presses grab the top bodies.
+#[test]
+fn pickable_ignore_and_unhoverable_bodies_are_never_hovered_or_grabbed() {
+    let mut scene = scene();
+    // Paused, so that the overlapping bodies stay where they are put.
+    scene.resource_mut::<PhysicsControls>().paused = true;
+    scene.app.init_resource::<Reported>().init_resource::<UnderMouse>().init_resource::<Seen>();
+    scene.app.add_systems(
+        PreUpdate,
+        record_reported.after(PickingSystems::Backend).before(PickingSystems::Hover),
+    );
+    scene.app.add_systems(Update, record_under_mouse);
+    let below = circle_at(&mut scene, 30.0, Vec2::new(-100.0, 0.0));
+    let ghost = scene.spawn((
+        Collider::circle(30.0),
+        Pickable::IGNORE,
+        Transform::from_translation(Vec3::new(-100.0, 0.0, 1.0)),
+    ));
+    let hidden = circle_at(&mut scene, 30.0, Vec2::new(100.0, 0.0));
+    let shield = scene.spawn((
+        Collider::circle(30.0),
+        Pickable { should_block_lower: true, is_hoverable: false },
+        Transform::from_translation(Vec3::new(100.0, 0.0, 1.0)),
+    ));
+    for entity in [ghost, shield] {
+        scene
+            .app
+            .world_mut()
+            .entity_mut(entity)
+            .observe(|over: On<Pointer<Over>>, mut seen: ResMut<Seen>| seen.over.push(over.entity));
+    }
+    scene.frames(1);
+
+    let reported = |scene: &Scene| scene.app.world().resource::<Reported>().0.clone();
+    let under_mouse = |scene: &Scene| scene.app.world().resource::<UnderMouse>().0;
+    scene.move_to(MOUSE, screen(Vec2::new(-100.0, 0.0)));
+    assert_eq!(reported(&scene), vec![below], "Pickable::IGNORE was hit");
+    assert_eq!(hovered(&scene, MOUSE), vec![below]);
+    assert_eq!(under_mouse(&scene), Some(below));
+    scene.press(MOUSE, screen(Vec2::new(-100.0, 0.0)), PRIMARY);
+    assert_eq!(scene.held_by(MOUSE), Some(below));
+    scene.release(MOUSE, screen(Vec2::new(-100.0, 0.0)), PRIMARY);
+
+    scene.move_to(MOUSE, screen(Vec2::new(100.0, 0.0)));
+    assert_eq!(reported(&scene), vec![shield], "the shield hides the body below it");
+    assert!(hovered(&scene, MOUSE).is_empty());
+    assert_eq!(under_mouse(&scene), None);
+    scene.press(MOUSE, screen(Vec2::new(100.0, 0.0)), PRIMARY);
+    assert_eq!(scene.held_by(MOUSE), None, "an unhoverable body was grabbed");
+    scene.release(MOUSE, screen(Vec2::new(100.0, 0.0)), PRIMARY);
+    assert!(scene.app.world().resource::<Seen>().over.is_empty(), "pointer events reached them");
+    assert!(scene.app.world().get::<Held>(hidden).is_none());
+
+    for entity in [ghost, shield] {
+        scene.app.world_mut().entity_mut(entity).remove::<Pickable>();
+    }
+    scene.press(MOUSE, screen(Vec2::new(100.0, 0.0)), PRIMARY);
+    assert_eq!(scene.held_by(MOUSE), Some(shield));
+    scene.release(MOUSE, screen(Vec2::new(100.0, 0.0)), PRIMARY);
+    scene.press(MOUSE, screen(Vec2::new(-100.0, 0.0)), PRIMARY);
+    assert_eq!(scene.held_by(MOUSE), Some(ghost));
+}
+
+/// Without `bevy_picking`'s hover state the drag controller hit tests the pointer's rays
+/// itself, with the same `Pickable` rules and the same topmost body.
+#[test]
+fn without_hover_state_a_press_grabs_the_topmost_pickable_body() {
+    let mut scene = picking_support::scene_without_hover_state();
+    scene.resource_mut::<PhysicsControls>().paused = true;
+    let below = circle_at(&mut scene, 30.0, Vec2::new(-100.0, 0.0));
+    scene.spawn((
+        Collider::circle(30.0),
+        Pickable::IGNORE,
+        Transform::from_translation(Vec3::new(-100.0, 0.0, 1.0)),
+    ));
+    circle_at(&mut scene, 30.0, Vec2::new(100.0, 0.0));
+    let top = circle_at(&mut scene, 30.0, Vec2::new(110.0, 0.0));
+    scene.frames(1);
+    scene.press(MOUSE, screen(Vec2::new(-100.0, 0.0)), PRIMARY);
+    assert_eq!(scene.held_by(MOUSE), Some(below));
+    scene.release(MOUSE, screen(Vec2::new(-100.0, 0.0)), PRIMARY);
+    // Both circles lie under (105, 0); the later one is on top.
+    scene.press(MOUSE, screen(Vec2::new(105.0, 0.0)), PRIMARY);
+    assert_eq!(scene.held_by(MOUSE), Some(top));
 }

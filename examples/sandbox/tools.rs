@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
 use bevy_sandbox_physics::physics::{MIN_BODY_SIZE, Material};
-use bevy_sandbox_physics::plugin::picking::{BodyPickingSystems, PointerCapture};
+use bevy_sandbox_physics::plugin::{BodyPickingSystems, PointerCapture};
 use bevy_sandbox_physics::prelude::*;
 
 use crate::look::{BodyState, Hovered, Tint, fill_color};

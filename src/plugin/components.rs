@@ -5,7 +5,7 @@
 //! [`PhysicsPose`]) and Bevy inserts their defaults (a dynamic wooden body at rest).
 //!
 //! All values are in Bevy's world frame: px, y up, angles counter-clockwise (see
-//! [`coords`](super::coords) for the mapping to the spec's y-down frame). The plugin reads and
+//! [`CoordinateMapping`] for the mapping to the spec's y-down frame). The plugin reads and
 //! writes `Transform` as world coordinates, so bodies should be top-level entities (no
 //! parent).
 //!

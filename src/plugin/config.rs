@@ -104,7 +104,7 @@ impl_reflect!(
 /// not fit into a 1/60 s frame, and a second of 1/60 s frames would run 119 steps instead of
 /// 120. A time step within 0.1 % of a whole rate in Hz is therefore timed at that exact rate.
 /// The core still integrates with the `f32` value (a relative difference of 10⁻⁷).
-pub fn fixed_timestep(time_step: f32) -> Duration {
+pub(crate) fn fixed_timestep(time_step: f32) -> Duration {
     let seconds = f64::from(time_step).max(1.0e-6);
     let hz = 1.0 / seconds;
     let whole = hz.round();
@@ -118,7 +118,11 @@ pub fn fixed_timestep(time_step: f32) -> Duration {
 /// Times the fixed loop for `config`: `Time<Fixed>` at `1/time_step` Hz, and
 /// `Time<Virtual>`'s max delta at `time_step · max_steps_per_frame`, so that one frame never
 /// runs more than `max_steps_per_frame` steps and a longer backlog is dropped (R-FIX-1).
-pub fn retime(config: &PhysicsConfig, fixed: &mut Time<Fixed>, virtual_time: &mut Time<Virtual>) {
+pub(crate) fn retime(
+    config: &PhysicsConfig,
+    fixed: &mut Time<Fixed>,
+    virtual_time: &mut Time<Virtual>,
+) {
     let step = fixed_timestep(config.time_step);
     if fixed.timestep() != step {
         fixed.set_timestep(step);
@@ -130,7 +134,7 @@ pub fn retime(config: &PhysicsConfig, fixed: &mut Time<Fixed>, virtual_time: &mu
 }
 
 /// Times the fixed loop for the initial config, before the first frame.
-pub fn time_fixed_loop(
+pub(crate) fn time_fixed_loop(
     config: Res<PhysicsConfig>,
     mut fixed: ResMut<Time<Fixed>>,
     mut virtual_time: ResMut<Time<Virtual>>,
@@ -139,7 +143,7 @@ pub fn time_fixed_loop(
 }
 
 /// Hands a changed [`PhysicsConfig`] resource to the core; refuses invalid ones (R-CFG-3).
-pub fn apply_config(
+pub(crate) fn apply_config(
     mut config: ResMut<PhysicsConfig>,
     mut physics: ResMut<PhysicsWorld>,
     mut fixed: ResMut<Time<Fixed>>,

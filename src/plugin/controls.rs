@@ -1,6 +1,6 @@
 //! Run-time controls: pause, single step, gravity, clear, and the walls (world bounds).
 //!
-//! Both resources are plain data that any system (a keyboard binding, the egui panel, a
+//! The resources are plain data that any system (a keyboard binding, the egui panel, a
 //! test) may write; [`apply_controls`] hands them to the core in
 //! [`PhysicsSystems::Prepare`](super::PhysicsSystems), and [`clear_bodies`] carries out a
 //! requested clear there, so a change takes effect on the next step.
@@ -64,14 +64,56 @@ impl PhysicsControls {
 /// with a warning and the resource is reset. With
 /// [`SandboxPhysicsPlugin::walls_follow_window`](super::SandboxPhysicsPlugin::walls_follow_window)
 /// the plugin keeps it equal to the primary window's rectangle around the origin (the view of
-/// a default `Camera2d` at the origin).
+/// a default `Camera2d` at the origin), minus [`WallInsets`].
 #[derive(Resource, Reflect, Clone, Copy, Debug, PartialEq, Deref, DerefMut)]
 #[reflect(Resource, Debug, PartialEq, Clone)]
 pub struct PhysicsBounds(pub Rect);
 
+/// Room the walls leave at each edge of the primary window when they follow it
+/// ([`SandboxPhysicsPlugin::walls_follow_window`](super::SandboxPhysicsPlugin::walls_follow_window)),
+/// in logical px, say for panels docked at the window's sides. Default: none.
+///
+/// On an axis where the insets would leave less than [`MIN_WORLD_SIZE`](Self::MIN_WORLD_SIZE)
+/// between them, they are ignored and the walls take the window's whole extent: a world
+/// narrower than that holds too few bodies to be of use. With the `panel` feature,
+/// [`SandboxPhysicsPlugin::walls_clear_panels`](super::SandboxPhysicsPlugin::walls_clear_panels)
+/// keeps the left and right insets clear of the egui windows docked there.
+#[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Resource, Default, Debug, PartialEq, Clone)]
+pub struct WallInsets {
+    /// Kept clear at the left edge, px.
+    pub left: f32,
+    /// Kept clear at the right edge, px.
+    pub right: f32,
+    /// Kept clear at the top edge, px.
+    pub top: f32,
+    /// Kept clear at the bottom edge, px.
+    pub bottom: f32,
+}
+
+impl WallInsets {
+    /// The narrowest world the insets may leave, px (per axis).
+    pub const MIN_WORLD_SIZE: f32 = 160.0;
+
+    /// The walls for a window of `size` centred on the origin, with these insets.
+    pub fn walls_in(&self, size: Vec2) -> Rect {
+        let full = Rect::from_center_size(Vec2::ZERO, size);
+        let (mut min, mut max) = (full.min, full.max);
+        if size.x - self.left - self.right >= Self::MIN_WORLD_SIZE {
+            min.x += self.left;
+            max.x -= self.right;
+        }
+        if size.y - self.top - self.bottom >= Self::MIN_WORLD_SIZE {
+            min.y += self.bottom;
+            max.y -= self.top;
+        }
+        Rect { min, max }
+    }
+}
+
 /// Hands [`PhysicsControls`] and [`PhysicsBounds`] to the core (a requested clear is
 /// [`clear_bodies`]'s).
-pub fn apply_controls(
+pub(crate) fn apply_controls(
     controls: Res<PhysicsControls>,
     mut bounds: ResMut<PhysicsBounds>,
     mut physics: ResMut<PhysicsWorld>,
@@ -100,7 +142,7 @@ pub fn apply_controls(
 }
 
 /// Whether [`PhysicsControls::clear_requested`] is set: the run condition of [`clear_bodies`].
-pub fn clear_requested(controls: Res<PhysicsControls>) -> bool {
+pub(crate) fn clear_requested(controls: Res<PhysicsControls>) -> bool {
     controls.clear_requested
 }
 
@@ -110,7 +152,7 @@ pub fn clear_requested(controls: Res<PhysicsControls>) -> bool {
 /// An exclusive system that runs only on request: the despawns take effect at once, so the
 /// systems that run on every step need no `Commands`, whose sync point would cost each step
 /// a round trip through the executor.
-pub fn clear_bodies(world: &mut World) {
+pub(crate) fn clear_bodies(world: &mut World) {
     world.resource_mut::<PhysicsControls>().clear_requested = false;
     world.resource_mut::<PhysicsWorld>().clear();
     let bodies: Vec<Entity> =
@@ -121,20 +163,25 @@ pub fn clear_bodies(world: &mut World) {
     }
 }
 
-/// Keeps [`PhysicsBounds`] equal to the primary window's rectangle centred on the origin.
+/// Keeps [`PhysicsBounds`] equal to the primary window's rectangle centred on the origin,
+/// minus the [`WallInsets`].
 ///
 /// Does nothing without a window (headless) and while the window is too small for a body
 /// (minimised).
-pub fn follow_window(
-    windows: Query<&Window, (With<PrimaryWindow>, Changed<Window>)>,
+pub(crate) fn follow_window(
+    windows: Query<Ref<Window>, With<PrimaryWindow>>,
+    insets: Res<WallInsets>,
     mut bounds: ResMut<PhysicsBounds>,
 ) {
     let Ok(window) = windows.single() else { return };
+    if !window.is_changed() && !insets.is_changed() {
+        return;
+    }
     let size = window.size();
     if size.x < 2.0 * MIN_BODY_SIZE || size.y < 2.0 * MIN_BODY_SIZE {
         return;
     }
-    let rect = Rect::from_center_size(Vec2::ZERO, size);
+    let rect = insets.walls_in(size);
     if bounds.0 != rect {
         bounds.0 = rect;
     }

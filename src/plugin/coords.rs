@@ -26,7 +26,17 @@ use bevy::math::{Rect, Vec2};
 
 /// Converts between Bevy world coordinates (y up) and the core's frame (y down).
 ///
-/// See the [module docs](self) for the formulas.
+/// The core works as on screen (§1): px, origin top-left, x right, **y down**, positive
+/// angles clockwise. The plugin fixes the core's origin once, at the top-left corner of the
+/// walls it was started with, and maps
+///
+/// ```text
+/// position:          core = (x − origin.x, origin.y − y)      bevy = (origin.x + x, origin.y − y)
+/// vector (velocity): core = (v.x, −v.y)                       bevy = (v.x, −v.y)
+/// angle, ω:          core = −angle                            bevy = −angle
+/// ```
+///
+/// Lengths (radii, half extents, depths) and scalar impulses are the same in both frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CoordinateMapping {
     /// The Bevy position of the core's origin (its top-left corner).

@@ -9,11 +9,43 @@
 //! [`PhysicsDebugDraw::enabled`] is set.
 
 use bevy::color::palettes::css;
+use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
 
 use super::components::{Collider, RigidBody, Sleeping, rotation_angle};
 use super::controls::PhysicsBounds;
 use super::physics_world::PhysicsWorld;
+use super::schedule::PhysicsSystems;
+
+/// Debug drawing with Bevy gizmos: shapes, contacts, islands and walls, switched by the
+/// [`PhysicsDebugDraw`] resource.
+///
+/// It draws only in apps with Bevy's `GizmoPlugin` (part of `DefaultPlugins`); headless apps
+/// get the resource and nothing else.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PhysicsDebugDrawPlugin {
+    /// Start with the drawing on ([`PhysicsDebugDraw::enabled`]). Default false.
+    pub enabled: bool,
+}
+
+impl Plugin for PhysicsDebugDrawPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(PhysicsDebugDraw { enabled: self.enabled, ..default() })
+            .register_type::<PhysicsDebugDraw>();
+    }
+
+    fn finish(&self, app: &mut App) {
+        // Only now is it known whether `GizmoPlugin` is there (headless apps have no gizmos).
+        if app.world().contains_resource::<GizmoConfigStore>() {
+            app.add_systems(
+                Update,
+                draw_debug
+                    .after(PhysicsSystems::Interpolate)
+                    .run_if(|draw: Res<PhysicsDebugDraw>| draw.enabled),
+            );
+        }
+    }
+}
 
 /// The switch and the layers of the debug drawing.
 #[derive(Resource, Reflect, Clone, Debug, PartialEq, Eq)]
@@ -45,7 +77,7 @@ const CONTACT_MARK: f32 = 3.0;
 const DIMMED: f32 = 0.35;
 
 /// Draws the enabled layers.
-pub fn draw_debug(
+pub(crate) fn draw_debug(
     draw: Res<PhysicsDebugDraw>,
     physics: Res<PhysicsWorld>,
     bounds: Res<PhysicsBounds>,

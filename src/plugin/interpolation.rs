@@ -22,12 +22,27 @@ use bevy::prelude::*;
 
 use super::components::{NoInterpolation, PhysicsPose};
 use super::physics_world::PhysicsWorld;
+use super::schedule::PhysicsSystems;
+
+/// Writes every body's `Transform` once per frame, interpolated between the last two physics
+/// poses ([`PhysicsSystems::Interpolate`], in `Update`).
+///
+/// It is the only writer of the bodies' `Transform`s: without it they stay where they were
+/// spawned (or teleported), and an app draws the bodies from [`PhysicsPose`] itself.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PhysicsInterpolationPlugin;
+
+impl Plugin for PhysicsInterpolationPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Update, interpolate_transforms.in_set(PhysicsSystems::Interpolate));
+    }
+}
 
 /// Writes every simulated body's `Transform` (x, y and rotation; z and scale are kept).
 ///
 /// A `Transform` already at the drawn pose (a body at rest or asleep) is left unwritten, so
 /// its change tick stays.
-pub fn interpolate_transforms(
+pub(crate) fn interpolate_transforms(
     fixed: Res<Time<Fixed>>,
     physics: Res<PhysicsWorld>,
     mut bodies: Query<(Entity, &mut PhysicsPose, &mut Transform, Has<NoInterpolation>)>,

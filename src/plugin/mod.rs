@@ -1,11 +1,54 @@
-//! The Bevy layer: [`SandboxPhysicsPlugin`], the components, interpolated transforms, run-time
-//! controls and debug drawing. The physics itself is the core in [`crate::physics`]; this
-//! layer adds none of its own (the test `plugin_matches_core` checks it step by step).
+//! The Bevy layer: [`SandboxPhysicsPlugin`], the components, interpolated transforms, picking,
+//! drag and throw, run-time controls, debug drawing and the egui panel. The physics itself is
+//! the core in [`crate::physics`]; this layer adds none of its own (the test
+//! `plugin_matches_core` checks it step by step).
+//!
+//! # Plugins
+//! [`SandboxPhysicsPlugin`] is a plugin group; each part can be disabled the Bevy way:
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use bevy_sandbox_physics::prelude::*;
+//! use bevy_sandbox_physics::plugin::BodyDragPlugin;
+//!
+//! App::new()
+//!     .add_plugins((
+//!         DefaultPlugins,
+//!         SandboxPhysicsPlugin::default().build().disable::<BodyDragPlugin>(),
+//!     ))
+//!     .run();
+//! ```
+//!
+//! | part | what it adds |
+//! |---|---|
+//! | [`PhysicsSimulationPlugin`] | the core world, config, controls and walls; the fixed step |
+//! | [`PhysicsInterpolationPlugin`] | every body's `Transform`, interpolated each frame |
+//! | [`BodyPickingPlugin`] | the `bevy_picking` backend: pointer events reach the bodies |
+//! | [`BodyDragPlugin`] | grab, drag and throw with the pointers |
+//! | [`PhysicsDebugDrawPlugin`] | gizmos: shapes, contacts, islands, walls |
+//! | [`PhysicsDiagnosticsPlugin`] | step time and steps per second |
+//! | `PhysicsPanelPlugin` | the egui panel (feature `panel`) |
+//!
+//! # Components
+//! Spawning a [`Collider`] with a `Transform` is enough: the collider requires the other
+//! components and Bevy inserts their defaults (a dynamic wooden body at rest). Bodies should
+//! be top-level entities (no parent): the plugin reads and writes `Transform` as world
+//! coordinates.
+//!
+//! | component | who writes it | effect |
+//! |---|---|---|
+//! | [`Collider`], [`RigidBody`] | you | the body is (re)built on the next step |
+//! | [`PhysicsMaterial`] | you | new density, friction, restitution on the next step |
+//! | `Transform` | the plugin every frame; you to teleport | a teleport takes effect on the next step and wakes the island |
+//! | [`LinearVelocity`], [`AngularVelocity`] | the plugin after every step; you to push | a write takes effect on the next step and wakes the island |
+//! | [`Sleeping`] | the plugin only | present while the body's island sleeps |
+//! | [`PhysicsPose`] | the plugin only | the last two physics poses, for interpolation |
+//! | [`NoInterpolation`] | you | the body is drawn at its latest physics pose |
 //!
 //! # Schedule
 //! The core steps in `FixedUpdate`, with `Time<Fixed>` at `1/time_step` Hz (120 Hz by
-//! default): one system there, [`run_physics_schedule`], runs [`PhysicsSchedule`], whose three
-//! chained [`PhysicsSystems`] sets users can order against:
+//! default): one system there runs [`PhysicsSchedule`], whose three chained
+//! [`PhysicsSystems`] sets users can order against:
 //!
 //! 1. [`PhysicsSystems::Prepare`]: config, controls and walls go to the core; new and changed
 //!    bodies are built; the user's teleports, velocities and materials are applied.
@@ -23,84 +66,59 @@
 //! # Frames
 //! Everything public here is in Bevy's world frame (px, y up, counter-clockwise angles),
 //! except [`PhysicsConfig`], which is the core's type and keeps its y-down gravity
-//! `(0, +980)`. The mapping lives in [`coords`].
+//! `(0, +980)`. [`CoordinateMapping`] converts between the two.
 
-pub mod components;
-pub mod config;
+mod components;
+mod config;
+mod controls;
+mod coords;
+mod debug_draw;
+mod diagnostics;
+mod drag;
+mod interpolation;
 #[cfg(feature = "panel")]
-pub mod config_ui;
-pub mod controls;
-pub mod coords;
-pub mod debug_draw;
-pub mod interpolation;
-pub mod physics_world;
-pub mod picking;
-pub mod presets;
-pub mod sync;
+mod panel;
+mod physics_world;
+mod picking;
+mod presets;
+mod schedule;
+mod simulation;
+mod sync;
 
-use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
-use bevy::gizmos::config::GizmoConfigStore;
+use bevy::app::PluginGroupBuilder;
 use bevy::prelude::*;
 
 pub use components::{
     AngularVelocity, BodyPose, Collider, LinearVelocity, NoInterpolation, PhysicsMaterial,
     PhysicsPose, RigidBody, Sleeping, body_components,
 };
-pub use controls::{PhysicsBounds, PhysicsControls};
+pub use controls::{PhysicsBounds, PhysicsControls, WallInsets};
 pub use coords::CoordinateMapping;
-pub use debug_draw::PhysicsDebugDraw;
+pub use debug_draw::{PhysicsDebugDraw, PhysicsDebugDrawPlugin};
+pub use diagnostics::{PhysicsDiagnosticsPlugin, PhysicsStatistics};
+pub use drag::{BodyDragPlugin, DragSettings, DragState, Held, NotDraggable, PointerCapture};
+pub use interpolation::PhysicsInterpolationPlugin;
+#[cfg(feature = "panel")]
+pub use panel::{
+    PhysicsPanel, PhysicsPanelParams, PhysicsPanelPlugin, physics_panel_ui, show_physics_panel,
+};
 pub use physics_world::{BodyContact, Contact, PhysicsWarning, PhysicsWorld};
-pub use picking::{BodyPickingPlugin, DragSettings, DragState, Held, NotDraggable};
+pub use picking::{BodyPickingPlugin, BodyPickingSystems, HoveredBodies};
+pub use presets::{
+    BUILTIN_PRESETS, PresetError, builtin_preset, config_from_ron, config_to_ron, load_preset,
+    save_preset,
+};
+pub use schedule::{PhysicsSchedule, PhysicsSystems};
+pub use simulation::PhysicsSimulationPlugin;
 
-use crate::physics::{PhysicsConfig, World};
+use crate::physics::PhysicsConfig;
 
 /// The default world: 1280 × 720 px centred on the origin, the view of a default `Camera2d`
 /// in a window of that size.
 pub const DEFAULT_BOUNDS: Rect =
     Rect { min: Vec2::new(-640.0, -360.0), max: Vec2::new(640.0, 360.0) };
 
-/// The plugin's system sets, in the order they run.
-///
-/// `Prepare`, `Step` and `Writeback` are chained in [`PhysicsSchedule`], which runs once per
-/// fixed step; `Interpolate` runs in `Update`.
-///
-/// In `FixedUpdate` the same three sets are chained around the one system that runs
-/// [`PhysicsSchedule`] (it is in `Step`). Order your `FixedUpdate` systems against them:
-/// `.before(PhysicsSystems::Prepare)` to push bodies on the coming step,
-/// `.after(PhysicsSystems::Writeback)` to read its results. A system that must run between
-/// two phases (after the step, before the write-back, say) goes into [`PhysicsSchedule`]
-/// itself, ordered against the sets there.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PhysicsSystems {
-    /// Config, controls, new bodies and user writes go to the core.
-    Prepare,
-    /// One step of the core world.
-    Step,
-    /// Results go back into the components.
-    Writeback,
-    /// `Update`: interpolated `Transform`s (and, after them, the debug drawing).
-    Interpolate,
-}
-
-/// The three phases of a fixed step, in order.
-const PHASES: (PhysicsSystems, PhysicsSystems, PhysicsSystems) =
-    (PhysicsSystems::Prepare, PhysicsSystems::Step, PhysicsSystems::Writeback);
-
-/// The schedule of one physics step: [`PhysicsSystems::Prepare`], [`PhysicsSystems::Step`] and
-/// [`PhysicsSystems::Writeback`], run once per fixed step from `FixedUpdate`.
-///
-/// Its executor is single-threaded: its systems run in a fixed order on the thread that runs
-/// `FixedUpdate`, with no hand-off to a worker thread between them.
-#[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PhysicsSchedule;
-
-/// Runs [`PhysicsSchedule`]: the plugin's one system in `FixedUpdate`.
-pub fn run_physics_schedule(world: &mut bevy::ecs::world::World) {
-    // The schedule is only missing while it runs; it never runs itself.
-    let _ = world.try_run_schedule(PhysicsSchedule);
-}
-
-/// Runs the physics core in a Bevy app.
+/// Runs the physics core in a Bevy app: every part of the plugin layer, as one plugin group.
 ///
 /// ```no_run
 /// use bevy::prelude::*;
@@ -114,6 +132,9 @@ pub fn run_physics_schedule(world: &mut bevy::ecs::world::World) {
 ///     })
 ///     .run();
 /// ```
+///
+/// The settings below configure the parts; [`PluginGroup::build`] gives the group's builder,
+/// on which a part can be disabled or replaced (see the [module docs](self) for the parts).
 #[derive(Clone, Debug)]
 pub struct SandboxPhysicsPlugin {
     /// The initial config (an app that already has a `PhysicsConfig` resource keeps that one).
@@ -121,13 +142,17 @@ pub struct SandboxPhysicsPlugin {
     /// The initial walls in Bevy world coordinates. Their top-left corner becomes the core's
     /// origin for good. Default [`DEFAULT_BOUNDS`].
     pub bounds: Rect,
-    /// Keep the walls at the primary window's rectangle around the origin. Default false.
+    /// Keep the walls at the primary window's rectangle around the origin, minus
+    /// [`WallInsets`]. Default false.
     pub walls_follow_window: bool,
+    /// Keep [`WallInsets`] clear of the egui windows docked at the window's left and right
+    /// edges (feature `panel`). Default false.
+    pub walls_clear_panels: bool,
     /// Start with the debug drawing on ([`PhysicsDebugDraw::enabled`]). Default false.
     pub debug_draw: bool,
-    /// Add [`BodyPickingPlugin`]: picking, drag and throw. Default true.
+    /// Picking, drag and throw ([`BodyPickingPlugin`] and [`BodyDragPlugin`]). Default true.
     pub picking: bool,
-    /// Add the egui panel (`config_ui::PhysicsPanelPlugin`, feature `panel`). Default true.
+    /// The egui panel (`PhysicsPanelPlugin`, feature `panel`). Default true.
     pub panel: bool,
 }
 
@@ -137,6 +162,7 @@ impl Default for SandboxPhysicsPlugin {
             config: PhysicsConfig::default(),
             bounds: DEFAULT_BOUNDS,
             walls_follow_window: false,
+            walls_clear_panels: false,
             debug_draw: false,
             picking: true,
             panel: true,
@@ -163,6 +189,13 @@ impl SandboxPhysicsPlugin {
         self
     }
 
+    /// With the walls kept clear of the egui windows docked at the window's sides or not
+    /// (feature `panel`; it matters when the walls follow the window).
+    pub fn walls_clear_panels(mut self, clear: bool) -> Self {
+        self.walls_clear_panels = clear;
+        self
+    }
+
     /// With the debug drawing on or off at start.
     pub fn debug_draw(mut self, enabled: bool) -> Self {
         self.debug_draw = enabled;
@@ -180,121 +213,29 @@ impl SandboxPhysicsPlugin {
         self.panel = enabled;
         self
     }
-
-    /// The core world for the plugin's settings; invalid ones fall back to the defaults
-    /// with a warning.
-    fn build_world(&self, config: &mut PhysicsConfig) -> (World, Rect) {
-        let mut bounds = self.bounds;
-        if let Err(error) = config.validate() {
-            warn!("SandboxPhysicsPlugin: config refused, using the defaults: {error}");
-            *config = PhysicsConfig::default();
-        }
-        loop {
-            match World::new(bounds.size(), config.clone()) {
-                Ok(world) => return (world, bounds),
-                Err(error) if bounds != DEFAULT_BOUNDS => {
-                    warn!(
-                        "SandboxPhysicsPlugin: bounds {bounds:?} refused ({error}); using {:?}",
-                        DEFAULT_BOUNDS
-                    );
-                    bounds = DEFAULT_BOUNDS;
-                }
-                // The defaults are valid; the core's own tests prove it.
-                Err(error) => panic!("the default physics world is invalid: {error}"),
-            }
-        }
-    }
 }
 
-impl Plugin for SandboxPhysicsPlugin {
-    fn build(&self, app: &mut App) {
-        let mut config =
-            app.world().get_resource::<PhysicsConfig>().cloned().unwrap_or(self.config.clone());
-        let (world, bounds) = self.build_world(&mut config);
-        let mapping = CoordinateMapping::from_bounds(bounds);
-
-        app.insert_resource(config)
-            .insert_resource(PhysicsWorld::new(world, mapping))
-            .insert_resource(PhysicsBounds(bounds))
-            .init_resource::<PhysicsControls>()
-            .init_resource::<sync::SleepMarkerChanges>()
-            .insert_resource(PhysicsDebugDraw { enabled: self.debug_draw, ..default() })
-            .add_message::<PhysicsWarning>()
-            .register_type::<PhysicsConfig>()
-            .register_type::<crate::physics::Material>()
-            .register_type::<PhysicsControls>()
-            .register_type::<PhysicsBounds>()
-            .register_type::<PhysicsDebugDraw>()
-            .register_type::<Collider>()
-            .register_type::<RigidBody>()
-            .register_type::<PhysicsMaterial>()
-            .register_type::<LinearVelocity>()
-            .register_type::<AngularVelocity>()
-            .register_type::<Sleeping>()
-            .register_type::<NoInterpolation>()
-            .register_type::<PhysicsPose>();
-
-        // The physics runs in its own single-threaded schedule, started by one system in
-        // `FixedUpdate`: the multi-threaded executor hands each system to a worker thread, and
-        // at 10,000 bodies those hand-offs between the plugin's systems cost about 0.1 ms a
-        // step, 3 % of the core's step (`benches/plugin_overhead.rs`). The systems run in a
-        // fixed order anyway, so a second thread has nothing to do.
-        let mut schedule = Schedule::new(PhysicsSchedule);
-        schedule.set_executor(SingleThreadedExecutor::new());
-        app.add_schedule(schedule)
-            .configure_sets(PhysicsSchedule, PHASES.chain())
-            .add_systems(
-                PhysicsSchedule,
-                (
-                    (
-                        controls::clear_bodies.run_if(controls::clear_requested),
-                        config::apply_config,
-                        controls::apply_controls,
-                        sync::register_bodies,
-                        sync::apply_user_writes,
-                    )
-                        .chain()
-                        .in_set(PhysicsSystems::Prepare),
-                    sync::step_world.in_set(PhysicsSystems::Step),
-                    (
-                        sync::write_back,
-                        sync::apply_sleep_markers.run_if(sync::sleep_markers_pending),
-                    )
-                        .chain()
-                        .in_set(PhysicsSystems::Writeback),
-                ),
-            )
-            .configure_sets(FixedUpdate, PHASES.chain())
-            .add_systems(FixedUpdate, run_physics_schedule.in_set(PhysicsSystems::Step))
-            .add_systems(
-                Update,
-                interpolation::interpolate_transforms.in_set(PhysicsSystems::Interpolate),
-            )
-            .add_systems(PreStartup, config::time_fixed_loop)
-            .add_observer(sync::remove_body);
-
-        if self.picking {
-            app.add_plugins(picking::BodyPickingPlugin);
-        }
+impl PluginGroup for SandboxPhysicsPlugin {
+    fn build(self) -> PluginGroupBuilder {
+        let group = PluginGroupBuilder::start::<Self>()
+            .add(PhysicsSimulationPlugin {
+                config: self.config,
+                bounds: self.bounds,
+                walls_follow_window: self.walls_follow_window,
+            })
+            .add(PhysicsInterpolationPlugin)
+            .add(BodyPickingPlugin)
+            .add(BodyDragPlugin)
+            .add(PhysicsDebugDrawPlugin { enabled: self.debug_draw })
+            .add(PhysicsDiagnosticsPlugin);
         #[cfg(feature = "panel")]
-        if self.panel {
-            app.add_plugins(config_ui::PhysicsPanelPlugin);
-        }
-
-        if self.walls_follow_window {
-            app.add_systems(PreUpdate, controls::follow_window);
-        }
-    }
-
-    fn finish(&self, app: &mut App) {
-        // Only now is it known whether `GizmoPlugin` is there (headless apps have no gizmos).
-        if app.world().contains_resource::<GizmoConfigStore>() {
-            app.add_systems(
-                Update,
-                debug_draw::draw_debug
-                    .after(PhysicsSystems::Interpolate)
-                    .run_if(|draw: Res<PhysicsDebugDraw>| draw.enabled),
-            );
+        let group = group.add(PhysicsPanelPlugin { walls_clear_panels: self.walls_clear_panels });
+        #[cfg(feature = "panel")]
+        let group = if self.panel { group } else { group.disable::<PhysicsPanelPlugin>() };
+        if self.picking {
+            group
+        } else {
+            group.disable::<BodyPickingPlugin>().disable::<BodyDragPlugin>()
         }
     }
 }

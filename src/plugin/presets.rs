@@ -12,12 +12,12 @@
 //! resistance, nothing bounces).
 //!
 //! ```
-//! use bevy_sandbox_physics::plugin::presets;
+//! use bevy_sandbox_physics::plugin::{builtin_preset, config_from_ron, config_to_ron};
 //!
-//! let icy = presets::builtin_preset("icy").unwrap().unwrap();
+//! let icy = builtin_preset("icy").unwrap().unwrap();
 //! assert!(icy.wall_friction < 0.1);
-//! let text = presets::config_to_ron(&icy).unwrap();
-//! assert_eq!(presets::config_from_ron(&text).unwrap(), icy);
+//! let text = config_to_ron(&icy).unwrap();
+//! assert_eq!(config_from_ron(&text).unwrap(), icy);
 //! ```
 
 use std::fmt;
@@ -27,7 +27,13 @@ use ron::ser::PrettyConfig;
 
 use crate::physics::{ConfigError, PhysicsConfig};
 
-/// The presets shipped in `assets/presets/`: (name, RON text).
+/// The presets shipped in `assets/presets/`, compiled in so they load without the asset
+/// folder: (name, RON text).
+///
+/// `default`, `bouncy` (elastic walls, a low bounce threshold), `icy` (slippery walls, almost
+/// no rolling resistance) and `sticky` (grippy walls, strong rolling resistance, nothing
+/// bounces). A preset lists only the fields that make it different; [`config_from_ron`]
+/// reads it.
 pub const BUILTIN_PRESETS: [(&str, &str); 4] = [
     ("default", include_str!("../../assets/presets/default.ron")),
     ("bouncy", include_str!("../../assets/presets/bouncy.ron")),
@@ -73,6 +79,10 @@ impl fmt::Display for PresetError {
 impl std::error::Error for PresetError {}
 
 /// Reads a config from RON text: fields left out keep their defaults.
+///
+/// Names the culprit of each failure: text that is not RON, a field name `PhysicsConfig` does
+/// not have (serde would skip it silently), or values that fail
+/// [`PhysicsConfig::validate`] (R-CFG-3).
 pub fn config_from_ron(text: &str) -> Result<PhysicsConfig, PresetError> {
     // Unknown names first: serde would skip them without a word.
     let value: ron::Value = ron::from_str(text).map_err(|e| PresetError::Parse(e.to_string()))?;

@@ -59,7 +59,7 @@ fn refuse(warnings: &mut MessageWriter<PhysicsWarning>, entity: Entity, message:
 /// the walls is refused with a warning: a new entity is then not simulated, a simulated one
 /// keeps its body and gets its old collider and kind back.
 #[expect(clippy::type_complexity, reason = "a query over the body's components")]
-pub fn register_bodies(
+pub(crate) fn register_bodies(
     mut physics: ResMut<PhysicsWorld>,
     mut bodies: Query<
         (
@@ -158,7 +158,7 @@ fn kind_of(body: &Body) -> RigidBody {
 /// Every step looks at every body, so the common case, nothing written, reads only the
 /// components: the body's handle is looked up once something differs, and a material is
 /// compared with the core's only when the component changed since the last run.
-pub fn apply_user_writes(
+pub(crate) fn apply_user_writes(
     mut physics: ResMut<PhysicsWorld>,
     mut bodies: Query<(
         Entity,
@@ -263,7 +263,7 @@ fn teleport(
 }
 
 /// Runs one step of `time_step` seconds, unless paused (a requested single step runs anyway).
-pub fn step_world(
+pub(crate) fn step_world(
     mut physics: ResMut<PhysicsWorld>,
     mut controls: ResMut<PhysicsControls>,
     mut warnings: MessageWriter<PhysicsWarning>,
@@ -292,7 +292,7 @@ pub fn step_world(
 /// marker to insert or remove goes to [`SleepMarkerChanges`].
 ///
 /// A component that already holds the value is left unwritten, so its change tick stays.
-pub fn write_back(
+pub(crate) fn write_back(
     physics: Res<PhysicsWorld>,
     mut sleep_markers: ResMut<SleepMarkerChanges>,
     mut bodies: Query<(
@@ -337,11 +337,11 @@ pub fn write_back(
 /// The [`Sleeping`] markers the write-back found out of date: each entity with whether it
 /// should have one.
 #[derive(Resource, Debug, Default)]
-pub struct SleepMarkerChanges(Vec<(Entity, bool)>);
+pub(crate) struct SleepMarkerChanges(Vec<(Entity, bool)>);
 
 /// Whether the write-back found a [`Sleeping`] marker to insert or remove: the run condition
 /// of [`apply_sleep_markers`].
-pub fn sleep_markers_pending(changes: Res<SleepMarkerChanges>) -> bool {
+pub(crate) fn sleep_markers_pending(changes: Res<SleepMarkerChanges>) -> bool {
     !changes.0.is_empty()
 }
 
@@ -350,7 +350,7 @@ pub fn sleep_markers_pending(changes: Res<SleepMarkerChanges>) -> bool {
 /// An exclusive system that runs only when an island fell asleep or woke: the write-back then
 /// needs no `Commands`, whose sync point would cost every step a round trip through the
 /// executor.
-pub fn apply_sleep_markers(world: &mut World) {
+pub(crate) fn apply_sleep_markers(world: &mut World) {
     let mut changes = std::mem::take(&mut world.resource_mut::<SleepMarkerChanges>().0);
     for &(entity, sleeping) in &changes {
         // Gone since the write-back (despawned by an observer): nothing to mark.
@@ -371,7 +371,7 @@ pub fn apply_sleep_markers(world: &mut World) {
 /// −0.0).
 ///
 /// The result comes from registers, not from reading the component back: a read right after
-/// the write stalls on the store, and that stall was the largest cost of the write-back.
+/// the write would stall on the store, on every body of every step.
 fn set_if_neq<C, V>(component: &mut Mut<C>, value: V) -> V
 where
     C: DerefMut<Target = V>,
@@ -387,7 +387,7 @@ where
 }
 
 /// Removes the body of a despawned entity (or of a removed collider) and wakes its island.
-pub fn remove_body(
+pub(crate) fn remove_body(
     removed: On<Remove, Collider>,
     physics: Option<ResMut<PhysicsWorld>>,
     mut commands: Commands,

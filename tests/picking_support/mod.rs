@@ -34,8 +34,22 @@ pub fn frame_60() -> Duration {
 
 /// A headless app with `plugin`, picking, a window and a camera; frames of `frame`.
 pub fn scene_with(plugin: SandboxPhysicsPlugin, frame: Duration) -> Scene {
+    build_scene(plugin, frame, true)
+}
+
+/// The default plugin, 1/60 s frames, and no hover state (`bevy_picking`'s
+/// `InteractionPlugin` left out): the drag controller hit tests by itself.
+pub fn scene_without_hover_state() -> Scene {
+    build_scene(SandboxPhysicsPlugin::default(), frame_60(), false)
+}
+
+fn build_scene(plugin: SandboxPhysicsPlugin, frame: Duration, hover_state: bool) -> Scene {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, TransformPlugin, PickingPlugin, InteractionPlugin, plugin));
+    app.add_plugins((MinimalPlugins, TransformPlugin, PickingPlugin));
+    if hover_state {
+        app.add_plugins(InteractionPlugin);
+    }
+    app.add_plugins(plugin);
     app.insert_resource(TimeUpdateStrategy::ManualDuration(frame));
     let window = app
         .world_mut()

@@ -7,7 +7,7 @@
 //! Fields are grouped as the spec groups them (integration, solver, restitution, friction
 //! and rolling, position correction, sleeping, tunnelling, drag); each row shows the value
 //! with its unit, the allowed range, a tooltip with what the field does and the formula it
-//! enters, and a reset to the default.
+//! enters, and a reset to the default ([`parameters`]).
 //!
 //! # Refused values
 //! A drag or typed value cannot leave the field's range. A value inside the range that breaks
@@ -19,46 +19,52 @@
 //!
 //! Accepted changes are written to the [`PhysicsConfig`] resource, which the plugin hands to
 //! the core before the next step (and a new `time_step` re-times `FixedUpdate`).
-//!
-//! # Use it elsewhere
-//! [`physics_panel_ui`] draws the panel's contents into any [`egui::Ui`] with the system
-//! parameter [`PhysicsPanelParams`]; [`show_physics_panel`] draws the panel window the plugin
-//! shows. Turn the plugin's panel off with
-//! [`SandboxPhysicsPlugin::panel`](super::SandboxPhysicsPlugin) to embed it in your own UI.
 
-use std::collections::VecDeque;
+mod parameters;
 
 use bevy::ecs::system::SystemParam;
 use bevy::picking::pointer::{PointerId, PointerLocation};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
 use bevy_egui::input::WindowToEguiContextMap;
 use bevy_egui::{
     EguiContext, EguiContexts, EguiPlugin, EguiPrimaryContextPass, EguiZoomFactor, egui,
 };
 
-use super::controls::PhysicsControls;
+use super::controls::{PhysicsControls, WallInsets};
+use super::diagnostics::PhysicsStatistics;
+use super::drag::{DragSettings, PointerCapture};
 use super::physics_world::PhysicsWorld;
-use super::picking::{BodyPickingSystems, DragSettings, PointerCapture};
+use super::picking::BodyPickingSystems;
 use super::presets::{self, BUILTIN_PRESETS};
-use super::{PhysicsSchedule, PhysicsSystems};
-use crate::physics::{Parameter, ParameterGroup, ParameterValue, PhysicsConfig};
+use crate::physics::PhysicsConfig;
 
-/// The live-tuning panel; [`SandboxPhysicsPlugin`](super::SandboxPhysicsPlugin) adds it
-/// (feature `panel`, on by default) unless told not to.
+/// The live-tuning panel (feature `panel`): an egui window with the run-time controls, the
+/// live figures, the presets and an editor of every [`PhysicsConfig`] field.
 ///
 /// It adds `bevy_egui`'s `EguiPlugin` if the app has none yet (add yours before
 /// `SandboxPhysicsPlugin` to configure it). egui needs a renderer: an app without Bevy's
-/// `RenderPlugin` (headless, tests) gets the resources and statistics but no window.
+/// `RenderPlugin` (headless, tests) gets the resources but no window.
+///
+/// Pointers over any egui area (of any egui context on their window) are reported to
+/// [`PointerCapture`], so that a press there never grabs a body, even in the frame a touch
+/// starts (before egui's own picking hits arrive).
+///
+/// To draw the panel inside your own egui UI instead, disable this plugin, add the
+/// [`PhysicsPanel`] resource and call [`physics_panel_ui`] with [`PhysicsPanelParams`].
 #[derive(Clone, Copy, Debug, Default)]
-pub struct PhysicsPanelPlugin;
+pub struct PhysicsPanelPlugin {
+    /// Keep [`WallInsets`] clear of the egui windows docked at the left and right edges of
+    /// the primary window (the panel and any of the app's), so that no body hides under them
+    /// when the walls follow the window. Default false.
+    pub walls_clear_panels: bool,
+}
 
 impl Plugin for PhysicsPanelPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<PhysicsPanel>().init_resource::<PhysicsStatistics>().add_systems(
-            PhysicsSchedule,
-            record_step_statistics.after(PhysicsSystems::Step).before(PhysicsSystems::Writeback),
-        );
+        app.init_resource::<PhysicsPanel>()
+            .add_systems(PreUpdate, capture_egui_pointers.in_set(BodyPickingSystems::Capture));
         if !app.is_plugin_added::<bevy::render::RenderPlugin>() {
             debug!("PhysicsPanelPlugin: no RenderPlugin, so no egui panel (headless app)");
             return;
@@ -66,8 +72,13 @@ impl Plugin for PhysicsPanelPlugin {
         if !app.is_plugin_added::<EguiPlugin>() {
             app.add_plugins(EguiPlugin::default());
         }
-        app.add_systems(EguiPrimaryContextPass, physics_panel_system)
-            .add_systems(PreUpdate, capture_egui_pointers.in_set(BodyPickingSystems::Capture));
+        app.add_systems(EguiPrimaryContextPass, physics_panel_system);
+        if self.walls_clear_panels {
+            app.add_systems(
+                EguiPrimaryContextPass,
+                keep_walls_clear_of_panels.after(physics_panel_system),
+            );
+        }
     }
 }
 
@@ -121,55 +132,6 @@ impl PhysicsPanel {
     }
 }
 
-/// Live figures over the last second of real time: step time and steps per second.
-#[derive(Resource, Debug, Default)]
-pub struct PhysicsStatistics {
-    /// (real time in s, step duration in ms) of the steps in the window.
-    samples: VecDeque<(f64, f32)>,
-    /// Real time of the latest sample.
-    now: f64,
-}
-
-impl PhysicsStatistics {
-    /// The window the figures are averaged over, s.
-    pub const WINDOW: f64 = 1.0;
-
-    /// Records a step that took `millis` ms at real time `now` (s).
-    pub fn record(&mut self, now: f64, millis: f32) {
-        self.now = now;
-        self.samples.push_back((now, millis));
-        while self.samples.front().is_some_and(|&(t, _)| t <= now - Self::WINDOW) {
-            self.samples.pop_front();
-        }
-    }
-
-    /// Mean wall-clock time of one step over the window (moving average), ms.
-    pub fn step_time_ms(&self) -> f32 {
-        if self.samples.is_empty() {
-            return 0.0;
-        }
-        self.samples.iter().map(|&(_, ms)| ms).sum::<f32>() / self.samples.len() as f32
-    }
-
-    /// Steps run in the last [`WINDOW`](Self::WINDOW) seconds of real time, per second.
-    pub fn steps_per_second(&self) -> f32 {
-        self.samples.iter().filter(|&&(t, _)| t > self.now - Self::WINDOW).count() as f32
-            / Self::WINDOW as f32
-    }
-}
-
-/// Records the duration of each step the plugin ran.
-fn record_step_statistics(
-    physics: Res<PhysicsWorld>,
-    time: Res<Time<Real>>,
-    mut statistics: ResMut<PhysicsStatistics>,
-) {
-    if physics.stepped_last_run() {
-        let millis = physics.world().stats().timings.total.as_secs_f32() * 1000.0;
-        statistics.record(time.elapsed_secs_f64(), millis);
-    }
-}
-
 /// Everything the panel reads and edits.
 #[derive(SystemParam)]
 pub struct PhysicsPanelParams<'w> {
@@ -179,8 +141,8 @@ pub struct PhysicsPanelParams<'w> {
     pub controls: ResMut<'w, PhysicsControls>,
     /// The simulation, for the live figures.
     pub physics: Res<'w, PhysicsWorld>,
-    /// Step time and steps per second.
-    pub statistics: Res<'w, PhysicsStatistics>,
+    /// Step time and steps per second, when the diagnostics are on.
+    pub statistics: Option<Res<'w, PhysicsStatistics>>,
     /// The panel's own state.
     pub panel: ResMut<'w, PhysicsPanel>,
     /// Drag settings, when picking is on.
@@ -214,11 +176,11 @@ pub fn show_physics_panel(ctx: &egui::Context, params: &mut PhysicsPanelParams) 
 pub fn physics_panel_ui(ui: &mut egui::Ui, params: &mut PhysicsPanelParams) {
     controls_ui(ui, params);
     ui.separator();
-    figures_ui(ui, &params.physics, &params.statistics);
+    figures_ui(ui, &params.physics, params.statistics.as_deref());
     ui.separator();
     presets_ui(ui, params);
     ui.separator();
-    parameters_ui(ui, params);
+    parameters::parameters_ui(ui, params);
 }
 
 fn controls_ui(ui: &mut egui::Ui, params: &mut PhysicsPanelParams) {
@@ -252,7 +214,7 @@ fn controls_ui(ui: &mut egui::Ui, params: &mut PhysicsPanelParams) {
     });
 }
 
-fn figures_ui(ui: &mut egui::Ui, physics: &PhysicsWorld, statistics: &PhysicsStatistics) {
+fn figures_ui(ui: &mut egui::Ui, physics: &PhysicsWorld, statistics: Option<&PhysicsStatistics>) {
     let stats = physics.world().stats();
     egui::Grid::new("physics_figures").num_columns(4).show(ui, |ui| {
         ui.label("Bodies awake");
@@ -268,6 +230,7 @@ fn figures_ui(ui: &mut egui::Ui, physics: &PhysicsWorld, statistics: &PhysicsSta
         ui.monospace(format!("{} / {}", stats.awake_islands, stats.sleeping_islands))
             .on_hover_text("awake / asleep (§11)");
         ui.end_row();
+        let Some(statistics) = statistics else { return };
         ui.label("Step time");
         ui.monospace(format!("{:.3} ms", statistics.step_time_ms()))
             .on_hover_text("Mean wall-clock time of one step over the last second");
@@ -336,191 +299,10 @@ fn apply_preset(
     });
 }
 
-fn parameters_ui(ui: &mut egui::Ui, params: &mut PhysicsPanelParams) {
-    ui.horizontal(|ui| {
-        ui.strong("Parameters");
-        let at_default = *params.config == PhysicsConfig::default();
-        if ui
-            .add_enabled(!at_default, egui::Button::new("Reset all"))
-            .on_hover_text("Every field back to the spec's default (§14)")
-            .clicked()
-        {
-            params.config.set_if_neq(PhysicsConfig::default());
-            params.panel.refused.clear();
-        }
-    });
-    params.panel.field_widgets.clear();
-    let defaults = PhysicsConfig::default();
-    for group in ParameterGroup::ALL {
-        egui::CollapsingHeader::new(group.title()).default_open(true).show(ui, |ui| {
-            egui::Grid::new(("physics_parameters", group.title()))
-                .num_columns(3)
-                .striped(true)
-                .show(ui, |ui| {
-                    for parameter in PhysicsConfig::PARAMETERS.iter().filter(|p| p.group == group) {
-                        parameter_row(ui, params, parameter, &defaults);
-                    }
-                });
-        });
-    }
-}
-
-/// Width of the field-name column, px (fits `warm_start_normal_threshold`).
-const LABEL_WIDTH: f32 = 190.0;
-
-/// Range text of a parameter: "0 ..= 1000 px/s".
-fn range_text(parameter: &Parameter) -> String {
-    let unit = if parameter.unit == "1" { "" } else { parameter.unit };
-    match (parameter.get)(&PhysicsConfig::default()) {
-        ParameterValue::Switch(_) => "on / off".to_string(),
-        _ => format!("{} ..= {} {unit}", parameter.min, parameter.max).trim_end().to_string(),
-    }
-}
-
-fn value_text(value: ParameterValue) -> String {
-    match value {
-        ParameterValue::Float(x) => format!("{x}"),
-        ParameterValue::Count(x) => format!("{x}"),
-        ParameterValue::Switch(x) => format!("{x}"),
-        ParameterValue::Vector(v) => format!("({}, {})", v.x, v.y),
-    }
-}
-
-/// Drag speed per pixel: half a percent of the default (or of a fifth of the range).
-fn drag_speed(parameter: &Parameter, default: f32) -> f64 {
-    let base = if default != 0.0 { default.abs() } else { (parameter.max - parameter.min) * 0.2 };
-    f64::from(base) * 0.005
-}
-
-fn parameter_row(
-    ui: &mut egui::Ui,
-    params: &mut PhysicsPanelParams,
-    parameter: &'static Parameter,
-    defaults: &PhysicsConfig,
-) {
-    let default = (parameter.get)(defaults);
-    let tooltip = format!(
-        "{}\n\nUnit: {}   Range: {}   Default: {}",
-        parameter.help,
-        if parameter.unit.is_empty() { "–" } else { parameter.unit },
-        range_text(parameter),
-        value_text(default),
-    );
-    // One label width for every group, so the editors of all groups line up.
-    let label_size = egui::vec2(LABEL_WIDTH, ui.spacing().interact_size.y);
-    ui.allocate_ui_with_layout(
-        label_size,
-        egui::Layout::left_to_right(egui::Align::Center),
-        |ui| {
-            ui.set_min_width(LABEL_WIDTH);
-            ui.label(parameter.name).on_hover_text(&tooltip);
-        },
-    );
-
-    let current = (parameter.get)(&params.config);
-    let mut edited = current;
-    let (min, max) = (parameter.min, parameter.max);
-    let suffix = if parameter.unit.is_empty() || parameter.unit == "1" {
-        String::new()
-    } else {
-        format!(" {}", parameter.unit)
-    };
-    let editors: Vec<egui::Response> = ui
-        .horizontal(|ui| match &mut edited {
-            ParameterValue::Float(x) => {
-                let speed = drag_speed(parameter, value_f32(default));
-                vec![ui.add(egui::DragValue::new(x).range(min..=max).speed(speed).suffix(&suffix))]
-            }
-            ParameterValue::Count(x) => {
-                vec![
-                    ui.add(
-                        egui::DragValue::new(x)
-                            .range(min as u32..=max as u32)
-                            .speed(0.1)
-                            .suffix(&suffix),
-                    ),
-                ]
-            }
-            ParameterValue::Switch(x) => vec![ui.checkbox(x, "")],
-            ParameterValue::Vector(v) => {
-                let speed = drag_speed(parameter, value_f32(default));
-                let x = ui
-                    .add(egui::DragValue::new(&mut v.x).range(min..=max).speed(speed).prefix("x "));
-                let y = ui.add(
-                    egui::DragValue::new(&mut v.y)
-                        .range(min..=max)
-                        .speed(speed)
-                        .prefix("y ")
-                        .suffix(&suffix),
-                );
-                vec![x, y]
-            }
-        })
-        .inner;
-    let ids = editors.into_iter().map(|editor| editor.on_hover_text(&tooltip).id).collect();
-    params.panel.field_widgets.insert(parameter.name, ids);
-
-    ui.horizontal(|ui| {
-        if ui
-            .add_enabled(current != default, egui::Button::new("Reset").small())
-            .on_hover_text(format!("Back to the default {}", value_text(default)))
-            .clicked()
-        {
-            edited = default;
-        }
-        ui.weak(range_text(parameter));
-    });
-    ui.end_row();
-
-    if let Some(message) = params.panel.refused.get(parameter.name) {
-        ui.label("");
-        ui.colored_label(ui.visuals().error_fg_color, message);
-        ui.end_row();
-    }
-
-    if edited != current {
-        apply_edit(params, parameter, edited);
-    }
-}
-
-fn value_f32(value: ParameterValue) -> f32 {
-    match value {
-        ParameterValue::Float(x) => x,
-        ParameterValue::Count(x) => x as f32,
-        ParameterValue::Switch(x) => f32::from(u8::from(x)),
-        ParameterValue::Vector(v) => v.length(),
-    }
-}
-
-/// Writes one edited field if the whole config stays valid; otherwise records the refusal.
-fn apply_edit(
-    params: &mut PhysicsPanelParams,
-    parameter: &'static Parameter,
-    value: ParameterValue,
-) {
-    let mut candidate = params.config.clone();
-    match (parameter.name, value) {
-        // A new time step moves the limits derived from it along (§12, §13).
-        ("time_step", ParameterValue::Float(dt)) => candidate = candidate.with_time_step(dt),
-        _ => (parameter.set)(&mut candidate, value),
-    }
-    match candidate.validate() {
-        Ok(()) => {
-            params.panel.refused.remove(parameter.name);
-            params.config.set_if_neq(candidate);
-        }
-        Err(error) => {
-            let message = format!("refused {} = {}: {error}", parameter.name, value_text(value));
-            warn!("PhysicsConfig panel: {message}; the last valid config stays");
-            params.panel.refused.insert(parameter.name, message);
-        }
-    }
-}
-
 /// Reports pointers over an egui area (of any egui context on their window) to
 /// [`PointerCapture`], so that a press there never grabs a body, even in the frame a touch
 /// starts (before egui's own picking hits arrive).
-pub fn capture_egui_pointers(
+fn capture_egui_pointers(
     pointers: Query<(&PointerId, &PointerLocation)>,
     mut contexts: Query<(&mut EguiContext, Option<&EguiZoomFactor>)>,
     windows: Option<Res<WindowToEguiContextMap>>,
@@ -548,4 +330,62 @@ pub fn capture_egui_pointers(
             }
         }
     }
+}
+
+/// An egui window counts as docked at an edge when it is at least this share of the screen's
+/// height tall…
+const DOCKED_MIN_HEIGHT_SHARE: f32 = 0.3;
+/// …and within this many px of the left or right edge.
+const DOCKED_EDGE_SLACK: f32 = 40.0;
+/// Space between a docked window and the wall, px.
+const DOCKED_GAP: f32 = 6.0;
+/// Inset changes below this many px are left out: egui's window rectangles move by fractions
+/// of a pixel while its layout settles, and every move of a wall pushes bodies.
+const INSET_TOLERANCE: f32 = 0.5;
+
+/// Sets the left and right [`WallInsets`] to the columns the docked egui windows cover.
+fn keep_walls_clear_of_panels(
+    mut contexts: EguiContexts,
+    mut insets: ResMut<WallInsets>,
+    window: Query<(), With<PrimaryWindow>>,
+) -> Result {
+    if window.is_empty() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let (left, right) = docked_columns(ctx);
+    if (insets.left - left).abs() > INSET_TOLERANCE
+        || (insets.right - right).abs() > INSET_TOLERANCE
+    {
+        insets.left = left;
+        insets.right = right;
+    }
+    Ok(())
+}
+
+/// The widths the visible egui windows docked at the left and right edges cover, px (a gap
+/// to the wall included).
+fn docked_columns(ctx: &egui::Context) -> (f32, f32) {
+    let screen = ctx.content_rect();
+    let windows: Vec<egui::Rect> = ctx.memory(|memory| {
+        memory
+            .areas()
+            .visible_layer_ids()
+            .into_iter()
+            .filter(|layer| layer.order == egui::Order::Middle)
+            .filter_map(|layer| memory.area_rect(layer.id))
+            .collect()
+    });
+    let (mut left, mut right) = (0.0_f32, 0.0_f32);
+    for rect in windows {
+        if rect.height() < DOCKED_MIN_HEIGHT_SHARE * screen.height() {
+            continue;
+        }
+        if rect.left() - screen.left() < DOCKED_EDGE_SLACK {
+            left = left.max(rect.right() - screen.left() + DOCKED_GAP);
+        } else if screen.right() - rect.right() < DOCKED_EDGE_SLACK {
+            right = right.max(screen.right() - rect.left() + DOCKED_GAP);
+        }
+    }
+    (left, right)
 }

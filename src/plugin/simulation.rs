@@ -1,0 +1,136 @@
+//! [`PhysicsSimulationPlugin`]: the core world as a resource, stepped in its own schedule.
+
+use bevy::ecs::schedule::SingleThreadedExecutor;
+use bevy::prelude::*;
+
+use super::DEFAULT_BOUNDS;
+use super::components::{
+    AngularVelocity, Collider, LinearVelocity, NoInterpolation, PhysicsMaterial, PhysicsPose,
+    RigidBody, Sleeping,
+};
+use super::controls::{PhysicsBounds, PhysicsControls, WallInsets};
+use super::coords::CoordinateMapping;
+use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::schedule::{PHASES, PhysicsSchedule, PhysicsSystems, run_physics_schedule};
+use super::{config, controls, sync};
+use crate::physics::{Material, PhysicsConfig, World};
+
+/// The simulation: [`PhysicsWorld`], [`PhysicsConfig`], [`PhysicsControls`],
+/// [`PhysicsBounds`], and the fixed step that keeps the core and the entities in step
+/// ([`PhysicsSchedule`]). Every other part of
+/// [`SandboxPhysicsPlugin`](super::SandboxPhysicsPlugin) builds on it.
+#[derive(Clone, Debug)]
+pub struct PhysicsSimulationPlugin {
+    /// The initial config (an app that already has a `PhysicsConfig` resource keeps that one).
+    pub config: PhysicsConfig,
+    /// The initial walls in Bevy world coordinates. Their top-left corner becomes the core's
+    /// origin for good.
+    pub bounds: Rect,
+    /// Keep the walls at the primary window's rectangle around the origin, minus
+    /// [`WallInsets`].
+    pub walls_follow_window: bool,
+}
+
+impl Default for PhysicsSimulationPlugin {
+    fn default() -> Self {
+        Self {
+            config: PhysicsConfig::default(),
+            bounds: DEFAULT_BOUNDS,
+            walls_follow_window: false,
+        }
+    }
+}
+
+impl PhysicsSimulationPlugin {
+    /// The core world for the plugin's settings; invalid ones fall back to the defaults
+    /// with a warning.
+    fn build_world(&self, config: &mut PhysicsConfig) -> (World, Rect) {
+        let mut bounds = self.bounds;
+        if let Err(error) = config.validate() {
+            warn!("SandboxPhysicsPlugin: config refused, using the defaults: {error}");
+            *config = PhysicsConfig::default();
+        }
+        loop {
+            match World::new(bounds.size(), config.clone()) {
+                Ok(world) => return (world, bounds),
+                Err(error) if bounds != DEFAULT_BOUNDS => {
+                    warn!(
+                        "SandboxPhysicsPlugin: bounds {bounds:?} refused ({error}); using {:?}",
+                        DEFAULT_BOUNDS
+                    );
+                    bounds = DEFAULT_BOUNDS;
+                }
+                // The defaults are valid; the core's own tests prove it.
+                Err(error) => panic!("the default physics world is invalid: {error}"),
+            }
+        }
+    }
+}
+
+impl Plugin for PhysicsSimulationPlugin {
+    fn build(&self, app: &mut App) {
+        let mut config =
+            app.world().get_resource::<PhysicsConfig>().cloned().unwrap_or(self.config.clone());
+        let (world, bounds) = self.build_world(&mut config);
+        let mapping = CoordinateMapping::from_bounds(bounds);
+
+        app.insert_resource(config)
+            .insert_resource(PhysicsWorld::new(world, mapping))
+            .insert_resource(PhysicsBounds(bounds))
+            .init_resource::<WallInsets>()
+            .init_resource::<PhysicsControls>()
+            .init_resource::<sync::SleepMarkerChanges>()
+            .add_message::<PhysicsWarning>()
+            .register_type::<PhysicsConfig>()
+            .register_type::<Material>()
+            .register_type::<PhysicsControls>()
+            .register_type::<PhysicsBounds>()
+            .register_type::<WallInsets>()
+            .register_type::<Collider>()
+            .register_type::<RigidBody>()
+            .register_type::<PhysicsMaterial>()
+            .register_type::<LinearVelocity>()
+            .register_type::<AngularVelocity>()
+            .register_type::<Sleeping>()
+            .register_type::<NoInterpolation>()
+            .register_type::<PhysicsPose>();
+
+        // The physics runs in its own single-threaded schedule, started by one system in
+        // `FixedUpdate`: the multi-threaded executor would hand each system to a worker
+        // thread, a round trip per system and step (`benches/plugin_overhead.rs` shows it),
+        // while the systems run in a fixed order anyway and a second thread has nothing to do.
+        let mut schedule = Schedule::new(PhysicsSchedule);
+        schedule.set_executor(SingleThreadedExecutor::new());
+        app.add_schedule(schedule)
+            .configure_sets(PhysicsSchedule, PHASES.chain())
+            .add_systems(
+                PhysicsSchedule,
+                (
+                    (
+                        controls::clear_bodies.run_if(controls::clear_requested),
+                        config::apply_config,
+                        controls::apply_controls,
+                        sync::register_bodies,
+                        sync::apply_user_writes,
+                    )
+                        .chain()
+                        .in_set(PhysicsSystems::Prepare),
+                    sync::step_world.in_set(PhysicsSystems::Step),
+                    (
+                        sync::write_back,
+                        sync::apply_sleep_markers.run_if(sync::sleep_markers_pending),
+                    )
+                        .chain()
+                        .in_set(PhysicsSystems::Writeback),
+                ),
+            )
+            .configure_sets(FixedUpdate, PHASES.chain())
+            .add_systems(FixedUpdate, run_physics_schedule.in_set(PhysicsSystems::Step))
+            .add_systems(PreStartup, config::time_fixed_loop)
+            .add_observer(sync::remove_body);
+
+        if self.walls_follow_window {
+            app.add_systems(PreUpdate, controls::follow_window);
+        }
+    }
+}
