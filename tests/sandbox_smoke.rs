@@ -9,7 +9,7 @@
 //! panel or an input that did not arrive fails them (see `sampling_detects_a_misplaced_body`,
 //! which runs without the folder).
 
-#[path = "../examples/sandbox/snapshot.rs"]
+#[path = "../examples/sandbox/dev/snapshot.rs"]
 mod snapshot;
 
 use std::fs::File;
@@ -17,7 +17,7 @@ use std::path::PathBuf;
 
 use snapshot::{BodyShot, Snapshot};
 
-/// The shots of a run, in order (the sandbox's `smoke::frames::SHOTS`).
+/// The shots of a run, in order (the sandbox's `dev::smoke::frames::SHOTS`).
 const SHOTS: [&str; 14] = [
     "01_pile",
     "02_spawned",

@@ -19,6 +19,7 @@ use std::f32::consts::TAU;
 use bevy::asset::RenderAssetUsages;
 use bevy::color::palettes::css;
 use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 use bevy_sandbox_physics::physics::Material;
 use bevy_sandbox_physics::prelude::*;
@@ -376,14 +377,10 @@ fn fit_floor(bounds: Res<PhysicsBounds>, mut floor: Query<&mut Transform, With<W
     }
 }
 
-/// The body under the pointer, if any (for the outline and for deleting).
-#[derive(Resource, Default, Debug, Clone, Copy)]
-pub struct Hovered(pub Option<Entity>);
-
 /// Outlines the hovered body and the held ones, and draws each held body's drag target.
 fn draw_highlights(
     physics: Res<PhysicsWorld>,
-    hovered: Option<Res<Hovered>>,
+    hovered: HoveredBodies,
     bodies: Query<(&Collider, &Transform)>,
     mut gizmos: Gizmos,
 ) {
@@ -397,7 +394,7 @@ fn draw_highlights(
                 gizmos.rect_2d(Isometry2d::from_translation(centre), size, color);
             }
         };
-    if let Some(entity) = hovered.and_then(|h| h.0)
+    if let Some(entity) = hovered.get(&PointerId::Mouse)
         && let Ok((&collider, transform)) = bodies.get(entity)
     {
         outline(&mut gizmos, collider, transform.translation.truncate(), 1.5, Color::WHITE);

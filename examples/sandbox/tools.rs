@@ -1,9 +1,9 @@
-//! The tool palette, the keyboard and mouse bindings, and walls that follow the window.
+//! The tool palette and the keyboard and mouse bindings.
 //!
 //! The palette is an egui window at the right edge; the plugin's physics panel sits at the
-//! left edge. The walls are the window minus the columns these two cover, so no body hides
-//! under a panel: resizing the window, collapsing or widening a panel moves the walls, and
-//! the core pushes bodies that are left outside back in.
+//! left edge. The plugin keeps the walls clear of both (`walls_clear_panels`), so no body
+//! hides under a panel: resizing the window, collapsing or widening a panel moves the walls,
+//! and the core pushes bodies that are left outside back in.
 
 use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
@@ -13,7 +13,7 @@ use bevy_sandbox_physics::physics::{MIN_BODY_SIZE, Material};
 use bevy_sandbox_physics::plugin::{BodyPickingSystems, PointerCapture};
 use bevy_sandbox_physics::prelude::*;
 
-use crate::look::{BodyState, Hovered, Tint, fill_color};
+use crate::look::{BodyState, Tint, fill_color};
 use crate::presets::{self, Preset};
 
 /// Largest radius or half extent the palette offers, px.
@@ -22,14 +22,6 @@ pub const MAX_TOOL_SIZE: f32 = 80.0;
 pub const PALETTE_TITLE: &str = "Tools";
 /// Width of the palette window, px.
 const PALETTE_WIDTH: f32 = 230.0;
-/// A panel counts as a column (and the walls make room for it) when it is at least this much
-/// of the window's height and within this many px of the window's edge.
-const COLUMN_MIN_HEIGHT_SHARE: f32 = 0.3;
-const COLUMN_EDGE_SLACK: f32 = 40.0;
-/// Space between a panel and the wall, px.
-const COLUMN_GAP: f32 = 6.0;
-/// Narrowest world the walls shrink to for panels, px.
-const MIN_WORLD_WIDTH: f32 = 160.0;
 
 /// The shape the palette spawns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,20 +123,7 @@ pub struct EguiFocus {
     pub keyboard: bool,
 }
 
-/// The columns of the window the panels cover, logical px from the left and right edges.
-#[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
-pub struct PanelColumns {
-    /// Covered from the left edge.
-    pub left: f32,
-    /// Covered from the right edge.
-    pub right: f32,
-}
-
-/// The rectangles of the visible egui windows (logical px, top-left origin), last frame.
-#[derive(Resource, Default, Debug, Clone)]
-pub struct PanelRects(pub Vec<(String, egui::Rect)>);
-
-/// The palette, the bindings and the walls.
+/// The palette and the bindings.
 pub struct ToolsPlugin;
 
 impl Plugin for ToolsPlugin {
@@ -152,11 +131,8 @@ impl Plugin for ToolsPlugin {
         app.init_resource::<Palette>()
             .init_resource::<PointerWorld>()
             .init_resource::<EguiFocus>()
-            .init_resource::<PanelColumns>()
-            .init_resource::<PanelRects>()
-            .init_resource::<Hovered>()
             .add_message::<SandboxAction>()
-            .add_systems(PreUpdate, (track_pointer, follow_window).chain())
+            .add_systems(PreUpdate, track_pointer)
             .add_systems(
                 PreUpdate,
                 shift_spawns_instead_of_grabbing.in_set(BodyPickingSystems::Capture),
@@ -166,23 +142,16 @@ impl Plugin for ToolsPlugin {
     }
 }
 
-/// Converts the cursor to world coordinates and finds the body under it.
+/// Converts the cursor to world coordinates.
 fn track_pointer(
     windows: Query<&Window, With<PrimaryWindow>>,
     cameras: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
-    physics: Res<PhysicsWorld>,
     mut pointer: ResMut<PointerWorld>,
-    mut hovered: ResMut<Hovered>,
 ) {
-    let world = windows.single().ok().and_then(Window::cursor_position).and_then(|cursor| {
+    pointer.0 = windows.single().ok().and_then(Window::cursor_position).and_then(|cursor| {
         let (camera, transform) = cameras.iter().next()?;
         camera.viewport_to_world_2d(transform, cursor).ok()
     });
-    pointer.0 = world;
-    let mapping = physics.mapping();
-    hovered.0 = world
-        .and_then(|p| physics.world().body_at(mapping.position_to_core(p)))
-        .and_then(|handle| physics.entity(handle));
 }
 
 /// While Shift is held a left press spawns (into a pile) instead of grabbing: the mouse
@@ -196,38 +165,12 @@ fn shift_spawns_instead_of_grabbing(
     }
 }
 
-/// Keeps the walls on the window minus the panel columns.
-fn follow_window(
-    windows: Query<&Window, With<PrimaryWindow>>,
-    columns: Res<PanelColumns>,
-    mut bounds: ResMut<PhysicsBounds>,
-) {
-    let Ok(window) = windows.single() else { return };
-    let size = window.size();
-    if size.y < 2.0 * MIN_BODY_SIZE || size.x < MIN_WORLD_WIDTH {
-        return; // minimised
-    }
-    let mut left = columns.left;
-    let mut right = columns.right;
-    // Give the panels room only while the world stays usable.
-    if size.x - left - right < MIN_WORLD_WIDTH {
-        left = 0.0;
-        right = 0.0;
-    }
-    let rect = Rect::new(-0.5 * size.x + left, -0.5 * size.y, 0.5 * size.x - right, 0.5 * size.y);
-    let moved = (rect.min - bounds.min).abs().max_element() > 0.5
-        || (rect.max - bounds.max).abs().max_element() > 0.5;
-    if moved {
-        bounds.0 = rect;
-    }
-}
-
 /// Space, N, G, R, C, D, Delete, 1 … 6.
 #[expect(clippy::too_many_arguments, reason = "one binding per resource")]
 fn keyboard(
     keys: Res<ButtonInput<KeyCode>>,
     focus: Res<EguiFocus>,
-    hovered: Res<Hovered>,
+    hovered: HoveredBodies,
     mut controls: ResMut<PhysicsControls>,
     mut debug: ResMut<PhysicsDebugDraw>,
     mut palette: ResMut<Palette>,
@@ -260,7 +203,7 @@ fn keyboard(
         palette.open = !palette.open;
     }
     if (keys.just_pressed(KeyCode::Delete) || keys.just_pressed(KeyCode::Backspace))
-        && let Some(entity) = hovered.0
+        && let Some(entity) = hovered.get(&PointerId::Mouse)
     {
         commands.entity(entity).try_despawn();
     }
@@ -295,7 +238,7 @@ fn pointer_tools(
     keys: Res<ButtonInput<KeyCode>>,
     pointer: Res<PointerWorld>,
     focus: Res<EguiFocus>,
-    hovered: Res<Hovered>,
+    hovered: HoveredBodies,
     bounds: Res<PhysicsBounds>,
     palette: Res<Palette>,
     mut last_spawn: Local<Option<Vec2>>,
@@ -309,9 +252,10 @@ fn pointer_tools(
     let half = palette.collider().shape().half_size();
     let inside = Rect::from_center_half_size(at, half);
     let fits = bounds.contains(inside.min) && bounds.contains(inside.max);
+    let hovered = hovered.get(&PointerId::Mouse);
     if buttons.just_pressed(MouseButton::Left) {
         *last_spawn = None;
-        if fits && (shift || hovered.0.is_none()) {
+        if fits && (shift || hovered.is_none()) {
             commands.spawn(palette.body_at(at));
             *last_spawn = Some(at);
         }
@@ -325,7 +269,7 @@ fn pointer_tools(
         *last_spawn = Some(at);
     }
     if buttons.just_pressed(MouseButton::Right)
-        && let Some(entity) = hovered.0
+        && let Some(entity) = hovered
     {
         commands.entity(entity).try_despawn();
     }
@@ -364,7 +308,7 @@ fn swatch(ui: &mut egui::Ui, color: Color, text: &str, selected: bool) -> egui::
     .inner
 }
 
-/// The palette window, and the bookkeeping of where the panels are.
+/// The palette window; whether egui has the pointer or the keyboard.
 #[expect(clippy::too_many_arguments, reason = "the palette edits many resources")]
 fn palette_ui(
     mut contexts: EguiContexts,
@@ -373,8 +317,6 @@ fn palette_ui(
     mut debug: ResMut<PhysicsDebugDraw>,
     mut actions: MessageWriter<SandboxAction>,
     mut focus: ResMut<EguiFocus>,
-    mut columns: ResMut<PanelColumns>,
-    mut rects: ResMut<PanelRects>,
     physics: Res<PhysicsWorld>,
     time: Res<Time<Real>>,
     mut fps: Local<FpsMeter>,
@@ -400,33 +342,6 @@ fn palette_ui(
             ui.label(format!("{:.0} fps · {total} bodies · {asleep} asleep", fps.fps()));
         });
     palette.open = open;
-
-    // Where the windows are, for the walls and for the smoke test.
-    let screen = ctx.content_rect();
-    let found: Vec<(String, egui::Rect)> = ctx.memory(|memory| {
-        memory
-            .areas()
-            .visible_layer_ids()
-            .into_iter()
-            .filter(|layer| layer.order == egui::Order::Middle)
-            .filter_map(|layer| Some((format!("{:?}", layer.id), memory.area_rect(layer.id)?)))
-            .collect()
-    });
-    let mut wanted = PanelColumns::default();
-    for (_, rect) in &found {
-        if rect.height() < COLUMN_MIN_HEIGHT_SHARE * screen.height() {
-            continue;
-        }
-        if rect.left() - screen.left() < COLUMN_EDGE_SLACK {
-            wanted.left = wanted.left.max(rect.right() - screen.left() + COLUMN_GAP);
-        } else if screen.right() - rect.right() < COLUMN_EDGE_SLACK {
-            wanted.right = wanted.right.max(screen.right() - rect.left() + COLUMN_GAP);
-        }
-    }
-    if *columns != wanted {
-        *columns = wanted;
-    }
-    rects.0 = found;
     Ok(())
 }
 

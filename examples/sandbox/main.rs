@@ -9,7 +9,8 @@
 //! 120 Hz and interpolates the drawn poses, its picking backend lets you grab and throw
 //! bodies, its panel (left) edits every `PhysicsConfig` value, and the tool palette (right)
 //! chooses what a click spawns and loads the shared scenes. The walls are the window minus
-//! the two panels: resize the window and they follow.
+//! the two panels (`walls_follow_window`, `walls_clear_panels`): resize the window and they
+//! follow.
 //!
 //! What you see explains the physics: the colour is the material (rubber red, wood tan,
 //! steel blue-grey, ice pale cyan; static bodies darker), every circle has a radius line so
@@ -35,53 +36,41 @@
 //!
 //! # Command line
 //! * `--size <w>x<h>`: window size in logical px (default 1600x900, or less to fit the screen).
-//! * `--bench <bodies> [--seconds <s>]`: load the stress scene with that many bodies, print
-//!   the frame rate while they fall and after they settle, and exit.
-//! * `--smoke <dir>`: the scripted run CI does under Xvfb (needs `xdotool`); screenshots and
-//!   their snapshots go to `<dir>`, checked by `tests/sandbox_smoke.rs`.
+//! * `--bench <bodies> [--seconds <s>]`, `--smoke <dir>`: test tooling, see `dev/mod.rs`.
 
-#[path = "sandbox/bench.rs"]
-mod bench;
-#[path = "sandbox/look.rs"]
+mod dev;
 mod look;
-#[path = "sandbox/presets.rs"]
 mod presets;
-#[path = "sandbox/smoke.rs"]
-mod smoke;
-#[path = "sandbox/snapshot.rs"]
-mod snapshot;
-#[path = "sandbox/tools.rs"]
 mod tools;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bevy::prelude::*;
 use bevy::window::{Monitor, PresentMode, PrimaryMonitor, PrimaryWindow, WindowResolution};
 use bevy_sandbox_physics::prelude::*;
 
+use crate::dev::DevOptions;
 use crate::tools::{Palette, SandboxAction};
 
 /// How the sandbox runs, from the command line.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Options {
     size: Option<(u32, u32)>,
-    bench: Option<usize>,
-    seconds: f64,
-    smoke: Option<PathBuf>,
+    /// The test tooling's flags (`--smoke`, `--bench`).
+    dev: DevOptions,
 }
 
-const USAGE: &str = "usage: sandbox [--size <w>x<h>] [--bench <bodies> [--seconds <s>]] \
-                     [--smoke <dir>]";
+fn usage() -> String {
+    format!("usage: sandbox [--size <w>x<h>] {}", DevOptions::USAGE)
+}
 
 /// Parses the command line; `Err` carries the message to print.
 fn parse_options(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
-    let mut options = Options { seconds: 12.0, ..Options::default() };
+    let mut options = Options::default();
     while let Some(arg) = args.next() {
-        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--size" => {
-                let text = value("--size")?;
+                let text = args.next().ok_or("--size needs a value")?;
                 let parsed = text
                     .split_once('x')
                     .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
@@ -91,20 +80,12 @@ fn parse_options(mut args: impl Iterator<Item = String>) -> Result<Options, Stri
                 options.size =
                     Some(parsed.ok_or(format!("--size {text}: expected e.g. 1280x720"))?);
             }
-            "--bench" => {
-                let text = value("--bench")?;
-                let bodies = text.parse().ok().filter(|n| (1..=20_000).contains(n));
-                options.bench =
-                    Some(bodies.ok_or(format!("--bench {text}: expected 1 to 20000 bodies"))?);
+            "--help" | "-h" => return Err(usage()),
+            other => {
+                if !options.dev.parse(other, &mut args)? {
+                    return Err(format!("unknown argument {other}\n{}", usage()));
+                }
             }
-            "--seconds" => {
-                let text = value("--seconds")?;
-                let seconds = text.parse().ok().filter(|s: &f64| (1.0..=600.0).contains(s));
-                options.seconds = seconds.ok_or(format!("--seconds {text}: expected 1 to 600"))?;
-            }
-            "--smoke" => options.smoke = Some(PathBuf::from(value("--smoke")?)),
-            "--help" | "-h" => return Err(USAGE.into()),
-            other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }
     }
     Ok(options)
@@ -118,23 +99,18 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Some(dir) = &options.smoke
-        && let Err(error) = std::fs::create_dir_all(dir)
-    {
-        eprintln!("cannot create {}: {error}", dir.display());
+    if let Err(message) = options.dev.prepare() {
+        eprintln!("{message}");
         return ExitCode::from(2);
     }
 
-    let (title, default_size) = match (&options.smoke, options.bench) {
-        (Some(_), _) => (smoke::SMOKE_TITLE.to_string(), (1600, 900)),
-        (None, Some(_)) => ("bevy_sandbox_physics bench".to_string(), (1920, 1080)),
-        (None, None) => ("bevy_sandbox_physics sandbox".to_string(), (1600, 900)),
-    };
+    let dev_window = options.dev.window();
+    let (title, default_size) = dev_window.unwrap_or(("bevy_sandbox_physics sandbox", (1600, 900)));
     let (width, height) = options.size.unwrap_or(default_size);
     // Measured runs must not wait for the display's refresh.
-    let measured = options.smoke.is_some() || options.bench.is_some();
+    let measured = dev_window.is_some();
     let window = Window {
-        title,
+        title: title.to_string(),
         resolution: WindowResolution::new(width, height),
         present_mode: if measured { PresentMode::AutoNoVsync } else { PresentMode::AutoVsync },
         ..default()
@@ -143,7 +119,8 @@ fn main() -> ExitCode {
     let mut app = App::new();
     app.add_plugins((
         DefaultPlugins.set(WindowPlugin { primary_window: Some(window), ..default() }),
-        SandboxPhysicsPlugin::default(),
+        // The walls follow the window, leaving room for the panel (left) and the palette (right).
+        SandboxPhysicsPlugin::default().walls_follow_window(true).walls_clear_panels(true),
         look::LookPlugin,
         tools::ToolsPlugin,
     ))
@@ -157,14 +134,11 @@ fn main() -> ExitCode {
     .add_systems(Startup, |mut commands: Commands| {
         commands.spawn(Camera2d);
     });
-    match (options.smoke, options.bench) {
-        (Some(dir), _) => {
-            app.add_plugins(smoke::SmokePlugin { dir });
+    match options.dev.plugin() {
+        Some(dev) => {
+            app.add_plugins(dev);
         }
-        (None, Some(bodies)) => {
-            app.add_plugins(bench::BenchPlugin(bodies, options.seconds));
-        }
-        (None, None) => {
+        None => {
             app.add_systems(Update, load_first_scene);
             if options.size.is_none() {
                 app.add_systems(Update, fit_window_to_monitor);
@@ -227,7 +201,7 @@ mod tests {
         let options = parse(&["--size", "800x600", "--bench", "500", "--seconds", "5"]);
         let options = options.expect("valid options");
         assert_eq!(
-            (options.size, options.bench, options.seconds),
+            (options.size, options.dev.bench, options.dev.seconds),
             (Some((800, 600)), Some(500), 5.0)
         );
         for bad in [&["--size", "800"][..], &["--bench", "-3"], &["--seconds"], &["--fast"]] {

@@ -23,14 +23,14 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::time::TimeUpdateStrategy;
 use bevy::window::PrimaryWindow;
-use bevy_egui::egui;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use bevy_sandbox_physics::physics::Material;
 use bevy_sandbox_physics::prelude::*;
 
+use super::snapshot::{BodyShot, PanelShot, Snapshot};
 use crate::look::{BodyLook, BodyState, Tint, WORLD_FILL, fill_color};
 use crate::presets::Preset;
-use crate::snapshot::{BodyShot, PanelShot, Snapshot};
-use crate::tools::{PALETTE_TITLE, Palette, PanelRects, SandboxAction, ShapeTool};
+use crate::tools::{PALETTE_TITLE, Palette, SandboxAction, ShapeTool};
 
 /// The window's title in smoke mode (xdotool finds the window by it).
 pub const SMOKE_TITLE: &str = "bevy_sandbox_physics smoke";
@@ -143,6 +143,10 @@ impl Smoke {
 #[derive(Resource, Default, Debug)]
 struct SavedShots(usize);
 
+/// The rectangles of the visible egui windows (logical px, top-left origin), last frame.
+#[derive(Resource, Default, Debug, Clone)]
+struct PanelRects(Vec<(String, egui::Rect)>);
+
 /// Adds the smoke script to the sandbox.
 pub struct SmokePlugin {
     /// Where the screenshots and snapshots go.
@@ -168,8 +172,26 @@ impl Plugin for SmokePlugin {
             failures: Vec::new(),
         })
         .init_resource::<SavedShots>()
+        .init_resource::<PanelRects>()
+        .add_systems(EguiPrimaryContextPass, record_panel_rects)
         .add_systems(Last, run_script);
     }
+}
+
+/// Records where the egui windows are: the script aims at the palette's title bar, and the
+/// checker finds the panels in the snapshots.
+fn record_panel_rects(mut contexts: EguiContexts, mut rects: ResMut<PanelRects>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    rects.0 = ctx.memory(|memory| {
+        memory
+            .areas()
+            .visible_layer_ids()
+            .into_iter()
+            .filter(|layer| layer.order == egui::Order::Middle)
+            .filter_map(|layer| Some((format!("{:?}", layer.id), memory.area_rect(layer.id)?)))
+            .collect()
+    });
+    Ok(())
 }
 
 /// Runs `xdotool` with `args` and waits for it; a failure is recorded.
