@@ -7,7 +7,7 @@
 
 use glam::Vec2;
 
-use super::body::Shape;
+use crate::physics::body::Shape;
 
 /// One contact between A and B.
 #[derive(Clone, Copy, Debug, PartialEq)]
