@@ -280,27 +280,60 @@ impl World {
         Ok(self.slots[index].handle())
     }
 
-    /// Removes a body and wakes its island, so that bodies it supported fall (R-SLP-4).
+    /// Removes a body and wakes its island, so that bodies it supported fall (R-SLP-4), and
+    /// the sleepers whose boxes touch its box.
+    ///
+    /// O(1) while nothing sleeps; with sleeping islands, a pass over the bodies. To remove
+    /// many bodies at once, [`remove_bodies`](Self::remove_bodies) makes one pass for all.
     pub fn remove_body(&mut self, handle: BodyHandle) -> Result<Body, PhysicsError> {
         let index = self.slot_of(handle)?;
         self.wake_slot(index);
         self.wake_near(index);
-        let slot = &mut self.slots[index];
-        let body = slot.body.take().ok_or(PhysicsError::StaleHandle(handle))?;
-        slot.generation = slot.generation.wrapping_add(1) % WALL_GENERATION;
-        self.free_ids.push(slot.id);
-        self.body_count -= 1;
-        Ok(body)
+        self.take_body(index).ok_or(PhysicsError::StaleHandle(handle))
     }
 
-    /// Removes every body.
-    pub fn clear(&mut self) {
-        let handles: Vec<_> = self.handles().collect();
+    /// Removes the bodies of `handles` (stale handles and repeats are skipped) and returns
+    /// how many it removed. The world ends as after [`remove_body`](Self::remove_body) for
+    /// each in turn, but the waking of their islands and of the sleepers near them takes one
+    /// pass over the bodies for all of them, so removing k bodies costs O(bodies + k).
+    pub fn remove_bodies(&mut self, handles: impl IntoIterator<Item = BodyHandle>) -> usize {
+        let (mut islands, mut boxes) = (Vec::new(), Vec::new());
+        let sleepers = !self.sleeping_islands.is_empty();
+        let mut removed = 0;
         for handle in handles {
-            let _ = self.remove_body(handle);
+            let Ok(index) = self.slot_of(handle) else { continue };
+            let Some(body) = self.take_body(index) else { continue };
+            if sleepers {
+                islands.extend(body.sleep_island());
+                boxes.push(body.aabb());
+            }
+            removed += 1;
+        }
+        self.wake_islands_and_near(&islands, &boxes);
+        removed
+    }
+
+    /// Removes every body, in one pass over the slots.
+    pub fn clear(&mut self) {
+        // In the order of the handles, as removing them one by one would free their ids.
+        for index in 0..self.slot_of_id.len() {
+            let slot = self.slot_of_id[index] as usize;
+            self.take_body(slot);
         }
         self.warm_start_cache.clear();
         self.sleeping_islands.clear();
+        self.stats.sleeping_islands = 0;
+    }
+
+    /// Takes the body out of slot `index`: the slot's generation moves on, so the handle goes
+    /// stale, and its id is free for the next body.
+    fn take_body(&mut self, index: usize) -> Option<Body> {
+        let slot = &mut self.slots[index];
+        let body = slot.body.take()?;
+        slot.generation = slot.generation.wrapping_add(1) % WALL_GENERATION;
+        self.free_ids.push(slot.id);
+        self.body_count -= 1;
+        Some(body)
     }
 
     // ----------------------------------------------------------------------------------

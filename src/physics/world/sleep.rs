@@ -29,6 +29,8 @@
 //! of `scenes::mixed(2000, 3)` (steel 13 times as dense as wood) never has 60 quiet steps in
 //! a row, as every 0.4 s or so a few bodies move at 4–8 px/s (issue 14).
 
+use std::collections::HashSet;
+
 use super::*;
 
 impl World {
@@ -196,9 +198,13 @@ impl World {
     /// Wakes sleepers whose boxes touch slot `index`'s box (a static or teleported body
     /// changes their support without a contact telling them).
     pub(super) fn wake_near(&mut self, index: usize) {
+        // Nothing sleeps: nothing to wake, and no pass over the bodies.
+        if self.sleeping_islands.is_empty() {
+            return;
+        }
         let Some(body) = &self.slots[index].body else { return };
         let (min, max) = body.aabb();
-        let margin = Vec2::splat(1.0);
+        let margin = Vec2::splat(NEAR_MARGIN);
         let touched: Vec<u32> = self
             .slots
             .iter()
@@ -212,6 +218,99 @@ impl World {
             .collect();
         for id in touched {
             self.wake_island(id);
+        }
+    }
+
+    /// Wakes, in one pass over the bodies, the sleeping `islands` and every island with a
+    /// sleeper whose box touches one of `boxes` (within [`NEAR_MARGIN`]): what
+    /// [`wake_island`](Self::wake_island) and [`wake_near`](Self::wake_near) do for one
+    /// body, for many at once. Waking only ever clears sleep, so the order does not matter
+    /// and the result is that of the calls one by one.
+    ///
+    /// The boxes go into a grid of cells at least as large as the largest box, so each box
+    /// covers at most four cells and a sleeper looks only at the boxes of the cells it
+    /// touches: O(bodies + boxes), not O(bodies × boxes).
+    pub(super) fn wake_islands_and_near(&mut self, islands: &[u32], boxes: &[(Vec2, Vec2)]) {
+        if self.sleeping_islands.is_empty() {
+            return;
+        }
+        let mut woken: HashSet<u32> =
+            islands.iter().copied().filter(|id| self.sleeping_islands.contains_key(id)).collect();
+        let grid = BoxGrid::new(boxes);
+        for body in self.slots.iter().filter_map(|s| s.body.as_ref()).filter(|b| b.sleeping) {
+            if let Some(id) = body.sleep_island().filter(|id| !woken.contains(id))
+                && grid.touches(body.aabb())
+            {
+                woken.insert(id);
+            }
+        }
+        if woken.is_empty() {
+            return;
+        }
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            if body.sleeping && woken.contains(&body.sleep_island) {
+                wake_body(body);
+            }
+        }
+        self.sleeping_islands.retain(|id, _| !woken.contains(id));
+        self.stats.sleeping_islands = self.sleeping_islands.len();
+    }
+}
+
+/// How close a sleeper's box must come to a changed body's box to be woken, px.
+pub(super) const NEAR_MARGIN: f32 = 1.0;
+
+/// Boxes sorted into square cells, for "does this box touch any of them" in O(1) per box
+/// of about the cells' size.
+struct BoxGrid<'a> {
+    boxes: &'a [(Vec2, Vec2)],
+    cell: f32,
+    cells: HashMap<(i64, i64), Vec<u32>>,
+}
+
+impl<'a> BoxGrid<'a> {
+    /// The grid of `boxes`, each grown by [`NEAR_MARGIN`], in cells at least as large as
+    /// the largest grown box.
+    fn new(boxes: &'a [(Vec2, Vec2)]) -> Self {
+        let margin = Vec2::splat(NEAR_MARGIN);
+        let largest = boxes.iter().map(|&(min, max)| (max - min + 2.0 * margin).max_element());
+        let cell = largest.fold(1.0, f32::max);
+        let mut cells: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
+        for (i, &(min, max)) in boxes.iter().enumerate() {
+            for_cells(cell, min - margin, max + margin, |key| {
+                cells.entry(key).or_default().push(i as u32);
+                false
+            });
+        }
+        BoxGrid { boxes, cell, cells }
+    }
+
+    /// Whether the box `(min, max)` touches one of the grown boxes.
+    fn touches(&self, (min, max): (Vec2, Vec2)) -> bool {
+        let margin = Vec2::splat(NEAR_MARGIN);
+        let mut found = false;
+        for_cells(self.cell, min, max, |key| {
+            found = self.cells.get(&key).is_some_and(|list| {
+                list.iter().any(|&i| {
+                    let (bmin, bmax) = self.boxes[i as usize];
+                    min.cmple(bmax + margin).all() && (bmin - margin).cmple(max).all()
+                })
+            });
+            found
+        });
+        found
+    }
+}
+
+/// Calls `visit` with each square cell of side `cell` that the box `min ..= max` covers,
+/// until it returns true.
+fn for_cells(cell: f32, min: Vec2, max: Vec2, mut visit: impl FnMut((i64, i64)) -> bool) {
+    let cell_of = |x: f32| (x / cell).floor() as i64;
+    for y in cell_of(min.y)..=cell_of(max.y) {
+        for x in cell_of(min.x)..=cell_of(max.x) {
+            if visit((x, y)) {
+                return;
+            }
         }
     }
 }
