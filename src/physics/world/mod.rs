@@ -57,7 +57,7 @@ mod walls;
 
 pub use query::{ContactInfo, Island, PhaseTimings, StepStats};
 use reorder::{REORDER_INTERVAL, REORDER_MIN_BODIES};
-use scratch::Collider;
+use scratch::{Collider, Scratch};
 use walls::{WallBrake, WallCollider};
 
 /// Errors of the world API. None of them changes the world.
@@ -139,41 +139,11 @@ pub struct World {
     slot_of_id: Vec<u32>,
     /// Ids whose slot is free, for reuse with the next generation.
     free_ids: Vec<u32>,
-    /// `reorder_slots`' buffers, sized with the slots by `add_body`, so that a sort allocates
-    /// nothing: each slot's sort key with its index, and the new index of each old slot.
-    reorder_keys: Vec<(u64, u32)>,
-    new_slot_of: Vec<u32>,
     body_count: usize,
+    /// The step's working memory: buffers rebuilt every step (see [`Scratch`]).
+    scratch: Scratch,
     broad_phase: BroadPhase,
-    proxies: Vec<Proxy>,
-    /// Per slot, what the narrow phase reads of its body (filled by `find_pairs`).
-    colliders: Vec<Collider>,
-    /// Wall contacts and their keys found by `gather_bodies`, for `collide_walls`.
-    wall_contacts: Vec<SolverContact>,
-    wall_keys: Vec<PairKey>,
-    pairs: Vec<(u32, u32)>,
-    /// Body–body contacts first, then wall contacts.
-    contacts: Vec<SolverContact>,
-    body_contact_count: usize,
-    /// Warm-start key of each contact: the two handles' bits.
-    contact_keys: Vec<PairKey>,
     warm_start_cache: ContactCache,
-    solver: SolverBodies,
-    solve_order: SolveOrder,
-    positions: Vec<Vec2>,
-    start_positions: Vec<Vec2>,
-    union_find: UnionFind,
-    energy_guard: EnergyGuard,
-    projection: Projection,
-    before_bounce: Vec<(Vec2, f32)>,
-    carried: Vec<(f32, f32, f32)>,
-    resolve_order: Vec<u32>,
-    bounce_targets: Vec<f32>,
-    island_root: Vec<u32>,
-    /// Per slot: holds an awake dynamic body (from `gather_bodies` to the end of the step).
-    awake_dynamic: Vec<bool>,
-    island_rest: Vec<f32>,
-    island_id: Vec<u32>,
     /// Sleeping islands by id, with their member count. The members themselves carry the id
     /// (`Body::sleep_island`), so falling asleep stores no list and the steady-state step
     /// allocates nothing (issue 7).
@@ -196,34 +166,10 @@ impl World {
             slots: Vec::new(),
             slot_of_id: Vec::new(),
             free_ids: Vec::new(),
-            reorder_keys: Vec::new(),
-            new_slot_of: Vec::new(),
             body_count: 0,
+            scratch: Scratch::default(),
             broad_phase: BroadPhase::default(),
-            proxies: Vec::new(),
-            colliders: Vec::new(),
-            wall_contacts: Vec::new(),
-            wall_keys: Vec::new(),
-            pairs: Vec::new(),
-            contacts: Vec::new(),
-            body_contact_count: 0,
-            contact_keys: Vec::new(),
             warm_start_cache: ContactCache::default(),
-            solver: SolverBodies::default(),
-            solve_order: SolveOrder::default(),
-            positions: Vec::new(),
-            start_positions: Vec::new(),
-            union_find: UnionFind::default(),
-            energy_guard: EnergyGuard::default(),
-            projection: Projection::default(),
-            before_bounce: Vec::new(),
-            carried: Vec::new(),
-            resolve_order: Vec::new(),
-            bounce_targets: Vec::new(),
-            island_root: Vec::new(),
-            awake_dynamic: Vec::new(),
-            island_rest: Vec::new(),
-            island_id: Vec::new(),
             sleeping_islands: HashMap::new(),
             next_island_id: 0,
             stats: StepStats::default(),
@@ -267,8 +213,12 @@ impl World {
                 self.slot_of_id.push(id);
                 // Room for a sort of every slot, made here and not in the step.
                 let room = self.slots.capacity();
-                self.reorder_keys.reserve(room.saturating_sub(self.reorder_keys.len()));
-                self.new_slot_of.reserve(room.saturating_sub(self.new_slot_of.len()));
+                self.scratch
+                    .reorder_keys
+                    .reserve(room.saturating_sub(self.scratch.reorder_keys.len()));
+                self.scratch
+                    .new_slot_of
+                    .reserve(room.saturating_sub(self.scratch.new_slot_of.len()));
                 id as usize
             }
         };

@@ -147,7 +147,7 @@ impl World {
     /// The contacts of the last step (body–body first, then walls).
     pub fn contacts(&self) -> impl Iterator<Item = ContactInfo> + '_ {
         let wall_base = self.slots.len() as u32;
-        self.contacts.iter().filter_map(move |c| {
+        self.scratch.contacts.iter().filter_map(move |c| {
             let handle = |i: u32| {
                 let slot = self.slots.get(i as usize)?;
                 slot.body.as_ref()?;
@@ -171,7 +171,7 @@ impl World {
     /// each with its members in the order of their handles.
     pub fn islands(&self) -> Vec<Island> {
         let mut awake: HashMap<u32, Vec<BodyHandle>> = HashMap::new();
-        for (index, &root) in self.island_root.iter().enumerate() {
+        for (index, &root) in self.scratch.island_root.iter().enumerate() {
             if root == u32::MAX {
                 continue;
             }

@@ -38,9 +38,9 @@ impl World {
     /// (the keys, their sort, the two distances) is most of the cost of a sort.
     pub(super) fn reorder_slots(&mut self) {
         self.find_sorted_order();
-        let new_slot_of = &self.new_slot_of;
+        let new_slot_of = &self.scratch.new_slot_of;
         let (mut now, mut sorted) = (0u64, 0u64);
-        for c in &self.contacts[..self.body_contact_count] {
+        for c in &self.scratch.contacts[..self.scratch.body_contact_count] {
             now += u64::from(c.a.abs_diff(c.b));
             sorted += u64::from(new_slot_of[c.a as usize].abs_diff(new_slot_of[c.b as usize]));
         }
@@ -64,8 +64,8 @@ impl World {
         let origin = self.bounds_min;
         // A float converts to an unsigned integer saturating: 0 left of or above the origin.
         let cell = |x: f32| ((x / REORDER_CELL) as u32).min(u32::MAX - 1);
-        self.reorder_keys.clear();
-        self.reorder_keys.extend(self.slots.iter().enumerate().map(|(index, slot)| {
+        self.scratch.reorder_keys.clear();
+        self.scratch.reorder_keys.extend(self.slots.iter().enumerate().map(|(index, slot)| {
             let key = slot.body.as_ref().map_or(u64::MAX, |body| {
                 let p = body.position - origin;
                 (u64::from(cell(p.y)) << 32) | u64::from(cell(p.x))
@@ -74,11 +74,11 @@ impl World {
         }));
         // The old index breaks ties: the order depends on the world's state alone, and
         // bodies of one cell keep their order.
-        self.reorder_keys.sort_unstable();
-        self.new_slot_of.clear();
-        self.new_slot_of.resize(self.slots.len(), 0);
-        for (new, &(_, old)) in self.reorder_keys.iter().enumerate() {
-            self.new_slot_of[old as usize] = new as u32;
+        self.scratch.reorder_keys.sort_unstable();
+        self.scratch.new_slot_of.clear();
+        self.scratch.new_slot_of.resize(self.slots.len(), 0);
+        for (new, &(_, old)) in self.scratch.reorder_keys.iter().enumerate() {
+            self.scratch.new_slot_of[old as usize] = new as u32;
         }
     }
 
@@ -97,8 +97,8 @@ impl World {
         let n = self.slots.len();
         for start in 0..n {
             let mut new = start;
-            while self.reorder_keys[new].1 != MOVED {
-                let old = std::mem::replace(&mut self.reorder_keys[new].1, MOVED) as usize;
+            while self.scratch.reorder_keys[new].1 != MOVED {
+                let old = std::mem::replace(&mut self.scratch.reorder_keys[new].1, MOVED) as usize;
                 if old == start {
                     break;
                 }
@@ -109,7 +109,7 @@ impl World {
         for (index, slot) in self.slots.iter().enumerate() {
             self.slot_of_id[slot.id as usize] = index as u32;
         }
-        self.broad_phase.renumber(&self.new_slot_of);
+        self.broad_phase.renumber(&self.scratch.new_slot_of);
         let slot_of_id = &self.slot_of_id;
         let group_of = |key| slot_of_id[solver::group_body(key)] as usize;
         self.warm_start_cache.regroup(n, group_of);

@@ -42,8 +42,8 @@ impl World {
             return false;
         }
         let mut woke = false;
-        for i in 0..self.body_contact_count {
-            let (a, b) = (self.contacts[i].a as usize, self.contacts[i].b as usize);
+        for i in 0..self.scratch.body_contact_count {
+            let (a, b) = (self.scratch.contacts[i].a as usize, self.scratch.contacts[i].b as usize);
             for (sleeper, other) in [(a, b), (b, a)] {
                 let (Some(s), Some(o)) = (&self.slots[sleeper].body, &self.slots[other].body)
                 else {
@@ -66,23 +66,23 @@ impl World {
     /// the contacts test two flags instead of two body slots at scattered places.
     pub(super) fn find_islands(&mut self) {
         let n = self.slots.len();
-        self.union_find.reset(n);
+        self.scratch.union_find.reset(n);
         // A local slice: its pointer and length stay in registers across the unions' writes
         // (through `self` they were reloaded for every contact).
-        let awake_dynamic = &self.awake_dynamic[..];
-        for c in &self.contacts[..self.body_contact_count] {
+        let awake_dynamic = &self.scratch.awake_dynamic[..];
+        for c in &self.scratch.contacts[..self.scratch.body_contact_count] {
             if awake_dynamic[c.a as usize] && awake_dynamic[c.b as usize] {
-                self.union_find.union(c.a, c.b);
+                self.scratch.union_find.union(c.a, c.b);
             }
         }
         // Written once per slot (no fill with u32::MAX first, no bounds checks).
-        let union_find = &mut self.union_find;
-        self.island_root.clear();
-        self.island_root.extend(
-            self.awake_dynamic.iter().enumerate().map(|(index, &awake)| {
+        let union_find = &mut self.scratch.union_find;
+        self.scratch.island_root.clear();
+        self.scratch.island_root.extend(self.scratch.awake_dynamic.iter().enumerate().map(
+            |(index, &awake)| {
                 if awake { union_find.find(index as u32) } else { u32::MAX }
-            }),
-        );
+            },
+        ));
     }
 
     /// Rest timers and sleep of this step's islands (§11).
@@ -92,14 +92,14 @@ impl World {
     pub(super) fn update_sleep(&mut self, dt: f32) {
         let (linear, angular) = (self.config.sleep_linear_speed, self.config.sleep_angular_speed);
         let n = self.slots.len();
-        self.island_rest.clear();
-        self.island_rest.resize(n, f32::INFINITY);
+        self.scratch.island_rest.clear();
+        self.scratch.island_rest.resize(n, f32::INFINITY);
         // As a local, its pointer and length stay in registers across the writes to bodies.
-        let island_rest = &mut self.island_rest[..];
+        let island_rest = &mut self.scratch.island_rest[..];
         // Each awake body's rest timer, and its island's least rest time, in one pass that
         // also counts the awake and the sleeping bodies for the stats.
         let (mut awake, mut sleeping) = (0, 0);
-        for (slot, &root) in self.slots.iter_mut().zip(&self.island_root) {
+        for (slot, &root) in self.slots.iter_mut().zip(&self.scratch.island_root) {
             let Some(body) = slot.body.as_mut() else { continue };
             if !is_awake_dynamic(body) {
                 sleeping += usize::from(body.sleeping);
@@ -114,7 +114,7 @@ impl World {
             let rest = &mut island_rest[root as usize];
             *rest = if body.rest_time < *rest { body.rest_time } else { *rest };
         }
-        let awake_islands = (0..n).filter(|&i| self.island_root[i] == i as u32).count();
+        let awake_islands = (0..n).filter(|&i| self.scratch.island_root[i] == i as u32).count();
         self.stats.awake_islands = awake_islands;
         self.stats.bodies = self.body_count;
         (self.stats.awake, self.stats.sleeping) = (awake, sleeping);
@@ -123,25 +123,25 @@ impl World {
             return;
         }
 
-        self.island_id.clear();
-        self.island_id.resize(n, u32::MAX);
+        self.scratch.island_id.clear();
+        self.scratch.island_id.resize(n, u32::MAX);
         let time_to_sleep = self.config.time_to_sleep;
         for index in 0..n {
-            let root = self.island_root[index];
-            if root == u32::MAX || self.island_rest[root as usize] < time_to_sleep {
+            let root = self.scratch.island_root[index];
+            if root == u32::MAX || self.scratch.island_rest[root as usize] < time_to_sleep {
                 continue;
             }
-            let id = if self.island_id[root as usize] == u32::MAX {
+            let id = if self.scratch.island_id[root as usize] == u32::MAX {
                 let id = self.next_island_id;
                 // Wraps past `NO_ISLAND`, which marks a body in no island.
                 self.next_island_id = match self.next_island_id.wrapping_add(1) {
                     NO_ISLAND => 0,
                     next => next,
                 };
-                self.island_id[root as usize] = id;
+                self.scratch.island_id[root as usize] = id;
                 id
             } else {
-                self.island_id[root as usize]
+                self.scratch.island_id[root as usize]
             };
             if let Some(body) = self.slots[index].body.as_mut() {
                 body.sleeping = true;
@@ -236,10 +236,12 @@ impl World {
         }
         let mut woken: HashSet<u32> =
             islands.iter().copied().filter(|id| self.sleeping_islands.contains_key(id)).collect();
-        let grid = BoxGrid::new(boxes);
+        // Built at the first sleeper whose island is not woken already: removing whole
+        // islands, or a whole pile, needs no grid at all.
+        let mut grid = None;
         for body in self.slots.iter().filter_map(|s| s.body.as_ref()).filter(|b| b.sleeping) {
             if let Some(id) = body.sleep_island().filter(|id| !woken.contains(id))
-                && grid.touches(body.aabb())
+                && grid.get_or_insert_with(|| BoxGrid::new(boxes)).touches(body.aabb())
             {
                 woken.insert(id);
             }

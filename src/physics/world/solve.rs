@@ -6,7 +6,7 @@ use super::*;
 impl World {
     /// Sequential impulses (§6–§9): load the bodies, compute effective masses and bounce
     /// targets, warm start, iterate, store the impulses for next step. The solved velocities
-    /// stay in `self.solver.bodies`; `integrate_positions` writes them back to the bodies.
+    /// stay in `self.scratch.solver.bodies`; `integrate_positions` writes them back to the bodies.
     pub(super) fn solve_velocities(&mut self, dt: f32) {
         self.load_solver_bodies();
         let threshold = self.config.warm_start_normal_threshold;
@@ -15,7 +15,7 @@ impl World {
         // entries of pairs not in contact this step are left for its sweep.
         let mut cache = self.warm_start_cache.removals();
         let wall_base = self.slots.len() as u32;
-        for (contact, key) in self.contacts.iter_mut().zip(&self.contact_keys) {
+        for (contact, key) in self.scratch.contacts.iter_mut().zip(&self.scratch.contact_keys) {
             // The group of A's slot, or B's for a wall contact (see `store_impulses`).
             let group = if contact.a >= wall_base { contact.b } else { contact.a };
             if let Some(cached) = cache.remove(group as usize, key) {
@@ -29,36 +29,39 @@ impl World {
             }
         }
         self.stats.warm_started = warm_started;
-        self.carried.clear();
-        self.carried.extend(
-            self.contacts.iter().map(|c| (c.normal_impulse, c.tangent_impulse, c.rolling_impulse)),
+        self.scratch.carried.clear();
+        self.scratch.carried.extend(
+            self.scratch
+                .contacts
+                .iter()
+                .map(|c| (c.normal_impulse, c.tangent_impulse, c.rolling_impulse)),
         );
         // `solver::scalar::warm_start`, then `solve_order.build`, in one pass.
         // The projection's contacts are gathered on the way (its inverse masses are those
         // of the solver bodies, which nothing changes before the projection).
-        let projection = &mut self.projection;
+        let projection = &mut self.scratch.projection;
         projection.clear();
-        self.solve_order.warm_start_and_build(
-            &self.contacts,
-            &mut self.solver.bodies,
+        self.scratch.solve_order.warm_start_and_build(
+            &self.scratch.contacts,
+            &mut self.scratch.solver.bodies,
             |c, inverse_mass_a, inverse_mass_b| projection.add(c, inverse_mass_a, inverse_mass_b),
         );
         // Prepares, then solves four contacts of a colour at a time; equal to the reference
         // `solver::scalar::prepare` and `velocity_iterations` passes of
         // `solver::solve_in_order` over `solve_order.order()`.
-        let bounces = self.solve_order.solve_passes(
-            &mut self.contacts,
-            &mut self.solver,
+        let bounces = self.scratch.solve_order.solve_passes(
+            &mut self.scratch.contacts,
+            &mut self.scratch.solver,
             self.config.restitution_threshold,
             self.config.velocity_iterations,
         );
         if bounces
-            && self.energy_guard.find_bounce_gains(
-                &self.contacts,
-                &self.solver.bodies,
-                &self.solver.start_velocity,
+            && self.scratch.energy_guard.find_bounce_gains(
+                &self.scratch.contacts,
+                &self.scratch.solver.bodies,
+                &self.scratch.solver.start_velocity,
                 self.half_kick(dt),
-                &self.island_root,
+                &self.scratch.island_root,
             )
         {
             self.solve_again_without_bounce_targets(dt);
@@ -79,54 +82,59 @@ impl World {
     /// speed: energy from nothing. Only such islands pay for the second solve.
     pub(super) fn solve_again_without_bounce_targets(&mut self, dt: f32) {
         let kick = self.half_kick(dt);
-        let (guard, island) = (&self.energy_guard, &self.island_root);
+        let (guard, island) = (&self.scratch.energy_guard, &self.scratch.island_root);
         // Back to the velocities before the warm start: the slots still hold them, as the
         // solve writes them back only at its end.
         let slots = self.slots.iter().map(|s| s.body.as_ref());
-        for (i, (solved, body)) in self.solver.bodies.iter_mut().zip(slots).enumerate() {
+        for (i, (solved, body)) in self.scratch.solver.bodies.iter_mut().zip(slots).enumerate() {
             if let Some(body) =
                 body.filter(|_| solved.inverse_mass > 0.0 && guard.gained(island, i))
             {
                 (solved.velocity, solved.angular_velocity) = (body.velocity, body.angular_velocity);
             }
         }
-        self.resolve_order.clear();
-        self.bounce_targets.clear();
+        self.scratch.resolve_order.clear();
+        self.scratch.bounce_targets.clear();
         // List order: any fixed order converges and keeps the step deterministic. Room for
         // every contact, so a larger re-solve than before does not allocate mid-run.
-        self.resolve_order.reserve(self.contacts.len());
-        self.bounce_targets.reserve(self.contacts.len());
-        for index in 0..self.contacts.len() as u32 {
-            let c = &mut self.contacts[index as usize];
+        self.scratch.resolve_order.reserve(self.scratch.contacts.len());
+        self.scratch.bounce_targets.reserve(self.scratch.contacts.len());
+        for index in 0..self.scratch.contacts.len() as u32 {
+            let c = &mut self.scratch.contacts[index as usize];
             let movable =
-                if self.solver.bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
+                if self.scratch.solver.bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
             if guard.gained(island, movable as usize) {
                 (c.normal_impulse, c.tangent_impulse, c.rolling_impulse) =
-                    self.carried[index as usize];
+                    self.scratch.carried[index as usize];
                 c.restitution_impulse = 0.0;
-                self.bounce_targets.push(c.bounce_velocity);
+                self.scratch.bounce_targets.push(c.bounce_velocity);
                 c.bounce_velocity = 0.0;
-                self.resolve_order.push(index);
+                self.scratch.resolve_order.push(index);
             }
         }
-        self.stats.solved_again = self.resolve_order.len();
-        let bodies = &mut self.solver.bodies;
-        solver::warm_start_in_order(&self.contacts, bodies, &self.resolve_order);
+        self.stats.solved_again = self.scratch.resolve_order.len();
+        let bodies = &mut self.scratch.solver.bodies;
+        solver::warm_start_in_order(&self.scratch.contacts, bodies, &self.scratch.resolve_order);
         for _ in 0..self.config.velocity_iterations {
-            solver::solve_in_order(&mut self.contacts, bodies, &self.resolve_order);
+            solver::solve_in_order(&mut self.scratch.contacts, bodies, &self.scratch.resolve_order);
         }
-        for (&index, &target) in self.resolve_order.iter().zip(&self.bounce_targets) {
-            self.contacts[index as usize].bounce_velocity = target;
+        for (&index, &target) in self.scratch.resolve_order.iter().zip(&self.scratch.bounce_targets)
+        {
+            self.scratch.contacts[index as usize].bounce_velocity = target;
         }
-        self.before_bounce.clear();
-        self.before_bounce.extend(bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
-        if solver::restitute_in_order(&mut self.contacts, bodies, &self.resolve_order) {
-            self.energy_guard.limit_bounces(
-                &mut self.contacts,
+        self.scratch.before_bounce.clear();
+        self.scratch.before_bounce.extend(bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
+        if solver::restitute_in_order(
+            &mut self.scratch.contacts,
+            bodies,
+            &self.scratch.resolve_order,
+        ) {
+            self.scratch.energy_guard.limit_bounces(
+                &mut self.scratch.contacts,
                 bodies,
-                &self.before_bounce,
+                &self.scratch.before_bounce,
                 kick,
-                &self.island_root,
+                &self.scratch.island_root,
             );
         }
     }
@@ -144,7 +152,7 @@ impl World {
     /// each time, and filling with defaults first writes the arrays twice.
     pub(super) fn load_solver_bodies(&mut self) {
         let n = self.slots.len() + WALL_COUNT;
-        let solver = &mut self.solver;
+        let solver = &mut self.scratch.solver;
         let (bodies, starts, helds) = (
             room_for(&mut solver.bodies, n),
             room_for(&mut solver.start_velocity, n),
@@ -200,15 +208,16 @@ impl World {
                         && s.body.as_ref().is_some_and(|b| !is_awake_dynamic(b))
                 })
         };
-        let fresh = self.contacts.iter().zip(&self.contact_keys).map(|(c, &key)| {
-            let impulse = CachedImpulse {
-                normal: c.normal,
-                normal_impulse: c.normal_impulse,
-                tangent_impulse: c.tangent_impulse,
-                rolling_impulse: c.rolling_impulse,
-            };
-            (key, impulse)
-        });
+        let fresh =
+            self.scratch.contacts.iter().zip(&self.scratch.contact_keys).map(|(c, &key)| {
+                let impulse = CachedImpulse {
+                    normal: c.normal,
+                    normal_impulse: c.normal_impulse,
+                    tangent_impulse: c.tangent_impulse,
+                    rolling_impulse: c.rolling_impulse,
+                };
+                (key, impulse)
+            });
         // Grouped by the slot of the key's body (`group_body`), so that the lookups of the next
         // step, in contact order, read the cache in slot order too.
         let group_of = |key| slot_of_id[solver::group_body(key)] as usize;

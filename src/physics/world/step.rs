@@ -93,12 +93,12 @@ impl World {
         // Each entry is written once into the spare capacity: a collider and an awake flag
         // per slot, a proxy per body (a push checks for room each time).
         let n = self.slots.len();
-        let proxies = room_for(&mut self.proxies, n);
-        let colliders = room_for(&mut self.colliders, n);
-        let awake_flags = room_for(&mut self.awake_dynamic, n);
+        let proxies = room_for(&mut self.scratch.proxies, n);
+        let colliders = room_for(&mut self.scratch.colliders, n);
+        let awake_flags = room_for(&mut self.scratch.awake_dynamic, n);
         let mut proxy_count = 0;
-        self.wall_contacts.clear();
-        self.wall_keys.clear();
+        self.scratch.wall_contacts.clear();
+        self.scratch.wall_keys.clear();
         let walls = WallCollider {
             walls: &self.walls,
             min: self.bounds_min,
@@ -132,23 +132,23 @@ impl World {
             });
             awake_flag.write(awake);
             if awake {
-                let found = (&mut self.wall_contacts, &mut self.wall_keys);
+                let found = (&mut self.scratch.wall_contacts, &mut self.scratch.wall_keys);
                 walls.collide(index as u32, handle_bits, body, (min, max), found);
             }
         }
         // SAFETY: the loop wrote a collider and an awake flag for each of the `n` slots, and
         // the first `proxy_count` proxies (`room_for` made room for `n` of each).
         unsafe {
-            self.colliders.set_len(n);
-            self.awake_dynamic.set_len(n);
-            self.proxies.set_len(proxy_count);
+            self.scratch.colliders.set_len(n);
+            self.scratch.awake_dynamic.set_len(n);
+            self.scratch.proxies.set_len(proxy_count);
         }
     }
 
     /// Sweep and prune over the proxies; pairs without an awake dynamic body are skipped.
     pub(super) fn find_pairs(&mut self) {
-        self.broad_phase.find_pairs(&self.proxies, &mut self.pairs);
-        self.stats.pairs = self.pairs.len();
+        self.broad_phase.find_pairs(&self.scratch.proxies, &mut self.scratch.pairs);
+        self.stats.pairs = self.scratch.pairs.len();
     }
 
     /// Exact tests of the candidate pairs (§5), with the warm-start impulses of last step.
@@ -157,13 +157,13 @@ impl World {
         // At most one contact per pair, written once each into the spare capacity, at a
         // running count: a push checked for room and reloaded the vector's length,
         // capacity and pointer from `self` each time, twice per contact.
-        let candidates = self.pairs.len();
-        let contacts = room_for(&mut self.contacts, candidates);
-        let keys = room_for(&mut self.contact_keys, candidates);
-        let colliders = &self.colliders[..];
+        let candidates = self.scratch.pairs.len();
+        let contacts = room_for(&mut self.scratch.contacts, candidates);
+        let keys = room_for(&mut self.scratch.contact_keys, candidates);
+        let colliders = &self.scratch.colliders[..];
         let mut count = 0;
         // The broad phase pairs only slots that hold a body, so both colliders are real.
-        for &(ia, ib) in &self.pairs {
+        for &(ia, ib) in &self.scratch.pairs {
             // A is the body of the lower handle index, whatever slots the two are stored in
             // now: a pair keeps its orientation, and so its warm-start key and the sign of
             // its impulses, when `reorder_slots` moves the bodies.
@@ -206,19 +206,19 @@ impl World {
         // SAFETY: the first `count` contacts and keys were written above (`room_for` made
         // room for `candidates` ≥ `count` of each; the indexing checks it too).
         unsafe {
-            self.contacts.set_len(count);
-            self.contact_keys.set_len(count);
+            self.scratch.contacts.set_len(count);
+            self.scratch.contact_keys.set_len(count);
         }
-        self.body_contact_count = self.contacts.len();
-        self.stats.body_contacts = self.contacts.len();
+        self.scratch.body_contact_count = self.scratch.contacts.len();
+        self.stats.body_contacts = self.scratch.contacts.len();
     }
 
     /// Contacts of awake dynamic bodies with the four half-plane walls (§5, R-COL-6), found
     /// by `gather_bodies` in slot order, after the body–body contacts.
     pub(super) fn collide_walls(&mut self) {
-        self.contacts.extend_from_slice(&self.wall_contacts);
-        self.contact_keys.extend_from_slice(&self.wall_keys);
-        self.stats.wall_contacts = self.contacts.len() - self.body_contact_count;
+        self.scratch.contacts.extend_from_slice(&self.scratch.wall_contacts);
+        self.scratch.contact_keys.extend_from_slice(&self.scratch.wall_keys);
+        self.stats.wall_contacts = self.scratch.contacts.len() - self.scratch.body_contact_count;
     }
 
     /// Writes the solved velocities back (the end of `solve_velocities`), clamps the speeds
@@ -232,11 +232,11 @@ impl World {
         // Written once each into the spare capacity: cheaper than a push per slot, and
         // than filling with zeros first.
         let n = self.slots.len() + WALL_COUNT;
-        let positions = room_for(&mut self.positions, n);
-        let starts = room_for(&mut self.start_positions, n);
+        let positions = room_for(&mut self.scratch.positions, n);
+        let starts = room_for(&mut self.scratch.start_positions, n);
         let copies = positions.iter_mut().zip(starts.iter_mut());
         // Sliced to `n`: the zip is then exactly `n` long whatever the solver arrays hold.
-        let mut per_slot = self.solver.bodies[..n].iter().zip(copies);
+        let mut per_slot = self.scratch.solver.bodies[..n].iter().zip(copies);
         // `&mut per_slot`: the zip stops at the last slot, leaving the walls' entries.
         for (slot, (solved, (position, start))) in self.slots.iter_mut().zip(&mut per_slot) {
             let Some(body) = slot.body.as_mut() else {
@@ -261,8 +261,8 @@ impl World {
         // SAFETY: the first `n` entries of both were written above, one per slot and one
         // per wall (`room_for` made room for `n`).
         unsafe {
-            self.positions.set_len(n);
-            self.start_positions.set_len(n);
+            self.scratch.positions.set_len(n);
+            self.scratch.start_positions.set_len(n);
         }
     }
 
@@ -270,9 +270,9 @@ impl World {
     pub(super) fn correct_positions(&mut self) {
         // `positions` and `start_positions` were filled by `integrate_positions`, the
         // projection's contacts by `solve_velocities`.
-        self.projection.run_added(
-            &mut self.positions,
-            &self.start_positions,
+        self.scratch.projection.run_added(
+            &mut self.scratch.positions,
+            &self.scratch.start_positions,
             &ProjectionSettings {
                 iterations: self.config.position_iterations,
                 factor: self.config.position_correction_factor,
@@ -289,7 +289,7 @@ impl World {
             limit: self.config.max_wall_penetration,
         };
         let mut braked = 0;
-        for (slot, &position) in self.slots.iter_mut().zip(&self.positions) {
+        for (slot, &position) in self.slots.iter_mut().zip(&self.scratch.positions) {
             if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
                 body.position = position;
                 braked += usize::from(brake.apply(body));
