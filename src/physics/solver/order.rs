@@ -88,7 +88,7 @@ impl SolveOrder {
     ///
     /// `each` is called with every contact, in list order, and its bodies' inverse masses
     /// (A, B), which the colouring has loaded anyway: the world builds the position
-    /// projection's contacts from them ([`Projection::add`](super::position_solver::Projection::add)).
+    /// projection's contacts from them ([`Projection::add`](super::position::Projection::add)).
     pub fn warm_start_and_build(
         &mut self,
         contacts: &[SolverContact],
