@@ -2,12 +2,17 @@
 //!
 //! [`broad_phase`] finds the candidate pairs by sweep and prune over the bodies' boxes;
 //! [`narrow_phase`] tests each candidate exactly (circle/circle, circle/rectangle,
-//! rectangle/rectangle) and the bodies against the four walls, and mixes the two materials
-//! of a contact.
+//! rectangle/rectangle); [`walls`] tests the bodies against the four walls; [`mixing`]
+//! mixes the two materials of a contact.
 
 mod broad_phase;
+mod mixing;
 mod narrow_phase;
+mod walls;
 
 pub(crate) use broad_phase::{BroadPhase, Proxy, ProxyState};
-pub use narrow_phase::{Manifold, Wall, collide};
-pub(crate) use narrow_phase::{mixed_friction, mixed_restitution};
+pub(crate) use mixing::{
+    mixed_friction, mixed_restitution, pair_rolling_lever, wall_rolling_lever,
+};
+pub use narrow_phase::{Manifold, collide};
+pub use walls::Wall;

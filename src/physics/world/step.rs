@@ -182,10 +182,7 @@ impl World {
             // restitution by maximum (a rubber ball bounces off a wooden block) (§7, §8).
             let friction = collision::mixed_friction(a.friction, b.friction);
             let restitution = collision::mixed_restitution(a.restitution, b.restitution);
-            // The rolling lever is the contact's radius of curvature 1/(1/r_A + 1/r_B):
-            // r for a circle on a flat side, infinite (no rolling) for two flat sides (§9).
-            let curvature = a.curvature + b.curvature;
-            let lever = if curvature > 0.0 { 1.0 / curvature } else { 0.0 };
+            let lever = collision::pair_rolling_lever(a.curvature, b.curvature);
             let contact = SolverContact::new(
                 ia,
                 ib,

@@ -105,9 +105,9 @@ impl WallCollider<'_> {
                 m.point,
                 Vec2::ZERO,
                 m.point - body.position,
-                (self.friction * body.material.friction).sqrt(),
+                collision::mixed_friction(self.friction, body.material.friction),
                 collision::mixed_restitution(self.restitution, body.material.restitution),
-                self.rolling_resistance * body.shape.rolling_radius().min(f32::MAX),
+                self.rolling_resistance * collision::wall_rolling_lever(&body.shape),
             );
             let wall_key = (u64::from(WALL_GENERATION) << 32) | w as u64;
             contacts.push(contact);
