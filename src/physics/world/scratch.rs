@@ -67,5 +67,8 @@ pub(super) struct Scratch {
     /// Per slot: holds an awake dynamic body (from `gather_bodies` to the end of the step).
     pub(super) awake_dynamic: Vec<bool>,
     pub(super) island_rest: Vec<f32>,
+    /// Per slot: the projection or the brake moved the body faster than
+    /// `sleep_linear_speed` this step (from `correct_positions`, for `update_sleep`).
+    pub(super) pushed: Vec<bool>,
     pub(super) island_id: Vec<u32>,
 }

@@ -99,15 +99,21 @@ impl World {
         // Each awake body's rest timer, and its island's least rest time, in one pass that
         // also counts the awake and the sleeping bodies for the stats.
         let (mut awake, mut sleeping) = (0, 0);
-        for (slot, &root) in self.slots.iter_mut().zip(&self.scratch.island_root) {
+        let per_slot = self.slots.iter_mut().zip(&self.scratch.island_root);
+        for ((slot, &root), &pushed) in per_slot.zip(&self.scratch.pushed) {
             let Some(body) = slot.body.as_mut() else { continue };
             if !is_awake_dynamic(body) {
                 sleeping += usize::from(body.sleeping);
                 continue;
             }
             awake += 1;
-            let resting =
-                body.velocity.length() <= linear && body.angular_velocity.abs() <= angular;
+            // At rest: slow, and not moved by the projection either (`correct_positions`):
+            // the projection moves positions without a velocity, and an island that fell
+            // asleep while it still pushed two bodies apart would keep their overlap frozen
+            // (deviation D6 of docs/physics.md, R-REST-2).
+            let resting = body.velocity.length() <= linear
+                && body.angular_velocity.abs() <= angular
+                && !pushed;
             body.rest_time = if resting && !body.held { body.rest_time + dt } else { 0.0 };
             // A compare instead of f32::min, whose NaN rules cost several instructions: a
             // rest time is 0 or a sum of positive steps, never NaN (nor −0).

@@ -58,7 +58,7 @@ impl World {
         self.integrate_positions(dt); //   clamp speeds (§12), then x += v·dt, θ += ω·dt (§3)
         self.stats.timings.integrate_positions = lap(&mut clock);
 
-        self.correct_positions(); //       projection, position_iterations times, then the
+        self.correct_positions(dt); //       projection, position_iterations times, then the
         //                                 emergency brake as each body is written back (§10)
         self.stats.timings.correct_positions = lap(&mut clock);
 
@@ -264,7 +264,7 @@ impl World {
     }
 
     /// Position projection over all contacts (§10, R-POS-1, R-POS-2).
-    pub(super) fn correct_positions(&mut self) {
+    pub(super) fn correct_positions(&mut self, dt: f32) {
         // `positions` and `start_positions` were filled by `integrate_positions`, the
         // projection's contacts by `solve_velocities`.
         self.scratch.projection.run_added(
@@ -285,11 +285,21 @@ impl World {
             max: self.bounds_max,
             limit: self.config.max_wall_penetration,
         };
+        // A body the projection (or the brake) moves is not at rest, whatever its velocity
+        // (§11, see `update_sleep`): it moved farther than `sleep_linear_speed · dt`.
+        let still = self.config.sleep_linear_speed * dt;
+        let still_squared = still * still;
+        let pushed = &mut self.scratch.pushed;
+        pushed.clear();
+        pushed.resize(self.slots.len(), false);
         let mut braked = 0;
-        for (slot, &position) in self.slots.iter_mut().zip(&self.scratch.positions) {
+        let per_slot = self.slots.iter_mut().zip(&self.scratch.positions).zip(pushed.iter_mut());
+        for ((slot, &position), pushed) in per_slot {
             if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
+                let integrated = body.position;
                 body.position = position;
                 braked += usize::from(brake.apply(body));
+                *pushed = (body.position - integrated).length_squared() > still_squared;
             }
         }
         self.stats.braked = braked;
