@@ -46,3 +46,49 @@ fn two_worlds_fed_the_same_calls_end_bit_identical() {
     c.set_position(h, Vec2::new(f32::from_bits(body.x.to_bits() + 1), body.y)).unwrap();
     assert_ne!(c.state_hash(), first);
 }
+
+/// The state hash of `scene` after `steps` steps, sleeping on or off.
+fn hash_after(scene: &scenes::Scene, steps: usize, sleeping: bool) -> u64 {
+    let config = PhysicsConfig { sleeping_enabled: sleeping, ..PhysicsConfig::default() };
+    let mut w = scene.build(config.clone()).unwrap();
+    for _ in 0..steps {
+        w.step(config.time_step).unwrap();
+    }
+    w.state_hash()
+}
+
+/// The behaviour of the default solver, pinned bit for bit: the state hashes of the shared
+/// scenes (the scripted session above, every benchmark scene with sleeping on and off, and a
+/// shuffled pile large enough to be re-sorted in memory) after a fixed number of steps.
+///
+/// A change that only moves code must leave every value as it is. Update a value only in a
+/// commit that changes the simulation on purpose, and say why there.
+#[test]
+fn the_default_solver_reproduces_its_pinned_state_hashes() {
+    let shuffled = scenes::shuffled(&scenes::large(5_000, 5), 9);
+    let actual = [
+        ("scripted session", scripted().0),
+        ("pyramid_40 awake", hash_after(&scenes::pyramid(40, 30.0), 300, false)),
+        ("pyramid_40 sleeping", hash_after(&scenes::pyramid(40, 30.0), 600, true)),
+        ("rain_4000 awake", hash_after(&scenes::rain(4_000, 1), 200, false)),
+        ("mixed_500 awake", hash_after(&scenes::mixed(500, 3), 400, false)),
+        ("mixed_500 sleeping", hash_after(&scenes::mixed(500, 3), 1_200, true)),
+        ("mixed_2000 awake", hash_after(&scenes::mixed(2_000, 3), 200, false)),
+        ("large_5000 shuffled", hash_after(&shuffled, 200, false)),
+    ];
+    let pinned: [u64; 8] = [
+        0x85ad_e072_b082_80cb,
+        0x0162_f100_63d3_2be6,
+        0x7fe1_3d97_a3e0_1714,
+        0x2c6f_efc0_8ce9_9cd0,
+        0x52c2_7b2f_417c_ab9b,
+        0xd860_6fdd_5991_d845,
+        0x377d_f01b_8910_53f3,
+        0xd773_bcec_cf5b_160f,
+    ];
+    let report: Vec<String> =
+        actual.iter().map(|(name, hash)| format!("{name}: {hash:#018x}")).collect();
+    for ((name, hash), expected) in actual.iter().zip(pinned) {
+        assert_eq!(*hash, expected, "{name} changed; all hashes now:\n{}", report.join("\n"));
+    }
+}

@@ -3,7 +3,7 @@
 
 mod common;
 
-use bevy_sandbox_physics::physics::narrow_phase::collide;
+use bevy_sandbox_physics::physics::collide;
 use bevy_sandbox_physics::physics::scenes::SceneRng;
 use bevy_sandbox_physics::physics::{
     BodyDesc, BodyHandle, Material, PhysicsConfig, Shape, VelocityTracker, World,

@@ -472,7 +472,7 @@ proptest! {
     ///
     /// Any density (mass ratios far beyond what 8 Gauss-Seidel passes converge), restitution
     /// up to 1 for bodies and walls. Before the bounces got their own pass and the bounce
-    /// guard (`contact_solver::EnergyGuard`), per-contact bounce targets broke it (two of
+    /// guard (`solver::restitution::EnergyGuard`), per-contact bounce targets broke it (two of
     /// the regression tests in `physics_regressions.rs`) and it held only for equal,
     /// inelastic masses. Still excluded, each an open finding of issue 7:
     /// * warm starting: each step starts from zero impulses, because re-applied impact
@@ -488,7 +488,7 @@ proptest! {
     /// it lifts what the solver let sink, by up to position_iterations × the correction cap
     /// per contact, which in a tall pile at dt = 1/30 s is tens of px in one step. Steps in
     /// which the emergency brake acted are skipped (see there). What is asserted is the
-    /// claim of `contact_solver`: the impulses, bounces and integration add no energy beyond
+    /// claim of the solver (`solver/`): the impulses, bounces and integration add no energy beyond
     /// the tolerances stated at the assert.
     #[test]
     fn energy_never_grows_without_drag_or_spawn(

@@ -104,7 +104,7 @@ fn weightless_world(size: Vec2) -> World {
 /// applies it again, and 8 Gauss-Seidel passes through the light box cannot take it back:
 /// the heavy box (restitution 0) is thrown back at about 50 px/s and the kinetic energy grows
 /// 62-fold in one step. Without warm starting (`forget_contact_impulses` before each step) it
-/// stops dead. Two cures were tried and reverted (see `contact_solver`'s module docs): a line
+/// stops dead. Two cures were tried and reverted (see the `solver` module docs): a line
 /// search scaling each island's warm start to its least energy (fixes this test, but a pile
 /// hit by falling bodies sank and never slept), and re-solving from zero impulses the
 /// islands whose warm start added energy (an 820-box pyramid then sagged every 19 steps).
@@ -138,7 +138,7 @@ fn a_heavy_box_ramming_a_light_one_into_a_wall_is_not_thrown_back_r_si_2() {
 /// at 1000 px/s, and A, in the way, was pushed along at that speed too, though it came at
 /// only 800 px/s: the kinetic energy grew by 20 % in one step. The passes now solve every
 /// contact inelastically and one pass afterwards adds each contact's own bounce
-/// (`contact_solver::restitute`). Before the fix this failed at step 0.
+/// (`solver::restitution::restitute`). Before the fix this failed at step 0.
 #[test]
 fn a_ball_bouncing_off_a_wall_does_not_launch_its_follower_faster_r_res_5() {
     let mut world = weightless_world(Vec2::new(400.0, 400.0));
@@ -204,7 +204,7 @@ fn a_denormal_density_is_refused_and_the_lightest_body_stays_finite_r_cfg_3() {
 /// returned more energy than the bodies brought in. The state is the one the property
 /// found at step 17, with e = 1 for all: without the guard the kinetic energy grows by 4 %
 /// in the first step. Each island's bounces are now scaled
-/// to at most the island's kinetic energy at the step start (`contact_solver::EnergyGuard`).
+/// to at most the island's kinetic energy at the step start (`solver::restitution::EnergyGuard`).
 #[test]
 fn a_simultaneous_impact_of_three_bodies_bounces_without_gaining_energy_r_res_1() {
     let mut world = weightless_world(Vec2::new(2366.287, 1933.6089));

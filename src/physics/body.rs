@@ -398,6 +398,19 @@ impl Body {
         }
     }
 
+    /// The description that would re-create this body as it is now.
+    pub fn desc(&self) -> BodyDesc {
+        BodyDesc {
+            shape: self.shape,
+            kind: self.kind,
+            material: self.material,
+            position: self.position,
+            velocity: self.velocity,
+            angle: self.angle,
+            angular_velocity: self.angular_velocity,
+        }
+    }
+
     /// The shape.
     pub fn shape(&self) -> Shape {
         self.shape

@@ -1,22 +1,24 @@
 //! The physics core: a 2D world of circles and axis-aligned rectangles, in pure Rust
 //! (glam and std only; no Bevy anywhere below this module, R-ARCH-1).
 //!
-//! It implements `PHYSICS.md`, the project's physics specification, section by section. Each
-//! module's docs explain what it computes and why, next to the code that does it:
+//! It implements the project's physics model, section by section; `docs/physics.md` explains
+//! each section (`§n` in the code refers to it) and lists where the implementation departs
+//! from the original specification. Each module's docs explain what it computes and why,
+//! next to the code that does it:
 //!
-//! | § | topic | module |
+//! | § | topic | where |
 //! |---|---|---|
-//! | 1 | units and coordinates: px, s, y down, `a × b = a.x·b.y − a.y·b.x` | [`math`] |
-//! | 2 | bodies: mass = area × density, I = m r²/2, rectangles never rotate | [`body`] |
-//! | 3 | semi-implicit Euler with a fixed step, accumulator and interpolation | [`world`], [`timestep`] |
-//! | 4 | the order of one step | [`World::step`] |
-//! | 5 | sweep and prune, circle/circle, circle/rect, rect/rect, walls | [`broad_phase`], [`narrow_phase`] |
-//! | 6–9 | impulses, restitution, friction and rolling, rolling resistance | [`contact_solver`], [`wide_solver`] |
-//! | 10 | position projection and the emergency brake | [`position_solver`], [`World`] |
-//! | 11 | islands and sleep | [`union_find`], [`World`] |
-//! | 12 | tunnelling: the speed limit | [`config`] |
-//! | 13 | drag and throw | [`drag`], [`World::grab`] |
-//! | 14 | parameters | [`config`] |
+//! | 1 | units and coordinates: px, s, y down, `a × b = a.x·b.y − a.y·b.x` | `math.rs` |
+//! | 2 | bodies: mass = area × density, I = m r²/2, rectangles never rotate | [`Body`], [`BodyDesc`] |
+//! | 3 | semi-implicit Euler with a fixed step, accumulator and interpolation | `world/step.rs`, [`FixedTimestep`] |
+//! | 4 | the order of one step | [`World::step`] in `world/step.rs` |
+//! | 5 | sweep and prune, circle/circle, circle/rect, rect/rect, walls | `collision/`, `world/walls.rs` |
+//! | 6–9 | impulses, restitution, friction and rolling, rolling resistance | `solver/` |
+//! | 10 | position projection and the emergency brake | `solver/position.rs`, `world/walls.rs` |
+//! | 11 | islands and sleep | `world/sleep.rs` |
+//! | 12 | tunnelling: the speed limit | [`PhysicsConfig::max_speed`], [`tunnelling_speed_limit`] |
+//! | 13 | drag and throw | `world/drag.rs`, [`VelocityTracker`] |
+//! | 14 | parameters | [`PhysicsConfig`] |
 //!
 //! # Units and coordinates (§1)
 //! Lengths are px, time is s, velocities px/s, mass is area × density (only ratios matter).
@@ -48,27 +50,22 @@
 //! assert!((resting.y - 580.0).abs() < 1.0); // on the floor at y = 600
 //! ```
 
-pub mod body;
-pub mod broad_phase;
-pub mod config;
-pub mod contact_cache;
-pub mod contact_solver;
-pub mod drag;
-pub mod math;
-pub mod narrow_phase;
-pub mod position_solver;
+mod body;
+mod collision;
+mod config;
+mod math;
 pub mod scenes;
-pub mod timestep;
-pub mod union_find;
-pub mod wide_solver;
-pub mod world;
+mod solver;
+mod timestep;
+mod velocity_tracker;
+mod world;
 
 pub use body::{Body, BodyDesc, BodyHandle, BodyKind, Material, Shape};
+pub use collision::{Manifold, Wall, collide};
 pub use config::{
     ConfigError, FieldError, MAX_BODY_SIZE, MIN_BODY_SIZE, Parameter, ParameterGroup,
     ParameterValue, PhysicsConfig, tunnelling_speed_limit,
 };
-pub use drag::VelocityTracker;
-pub use narrow_phase::{Manifold, Wall};
 pub use timestep::FixedTimestep;
+pub use velocity_tracker::VelocityTracker;
 pub use world::{ContactInfo, Island, PhaseTimings, PhysicsError, StepStats, World};

@@ -229,7 +229,7 @@ pub fn material_balls(size: Vec2) -> Scene {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::physics::narrow_phase::collide;
+    use crate::physics::collision::collide;
 
     #[test]
     fn scenes_are_deterministic_and_valid() {

@@ -4,7 +4,6 @@
 use bevy::prelude::*;
 
 use super::coords::CoordinateMapping;
-use crate::physics::math::tangent;
 use crate::physics::{BodyHandle, World};
 
 /// A change the plugin refused (an invalid config, collider, material, teleport or bounds).
@@ -159,7 +158,7 @@ impl PhysicsWorld {
                 Some(handle) => Some(self.entity(handle)?),
                 None => None,
             };
-            let impulse = c.normal * c.normal_impulse + tangent(c.normal) * c.tangent_impulse;
+            let impulse = c.impulse();
             Some(Contact {
                 a,
                 b: self.entity(c.b)?,

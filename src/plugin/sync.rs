@@ -90,7 +90,7 @@ pub(crate) fn register_bodies(
         let old = physics.handle(entity);
         let desc = match old.and_then(|h| physics.world().body(h)) {
             Some(body) if body.shape() == shape && body.kind() == kind => continue,
-            Some(body) => BodyDesc { shape, kind, ..physics.world().desc_of(body) },
+            Some(body) => BodyDesc { shape, kind, ..body.desc() },
             None => {
                 let translation = transform.translation.truncate();
                 let position = mapping.position_to_core(translation);

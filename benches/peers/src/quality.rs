@@ -4,7 +4,7 @@
 //! peers keep rectangles rotation-locked, so every shape is still a circle or an axis-aligned
 //! box and our exact narrow phase measures each overlap.
 
-use bevy_sandbox_physics::physics::{Shape, narrow_phase, scenes::Scene};
+use bevy_sandbox_physics::physics::{Shape, collide, scenes::Scene};
 use glam::Vec2;
 
 /// Overlap above which a pair counts as visibly overlapping, px.
@@ -74,7 +74,7 @@ pub fn measure(scene: &Scene, positions: &[Vec2]) -> Quality {
             if positions[b].x - shapes[b].half_size().x > right {
                 break;
             }
-            let contact = narrow_phase::collide(&shapes[a], positions[a], &shapes[b], positions[b]);
+            let contact = collide(&shapes[a], positions[a], &shapes[b], positions[b]);
             if let Some(m) = contact.filter(|m| m.depth > 0.0) {
                 quality.note(m.depth);
             }

@@ -21,7 +21,9 @@
 
 use glam::Vec2;
 
-use super::contact_solver::{SolverBody, SolverContact};
+#[cfg(test)]
+use super::contact::SolverBody;
+use super::contact::SolverContact;
 
 /// The §10 parameters of one projection.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,6 +40,7 @@ pub struct ProjectionSettings {
 
 /// Projects `positions` (indexed like the contacts' solver indices) out of overlap.
 /// `start_positions` are the positions at detection; a body with inverse mass 0 stays put.
+#[cfg(test)]
 pub fn project(
     contacts: &[SolverContact],
     positions: &mut [Vec2],
@@ -90,6 +93,7 @@ pub struct Projection {
 
 impl Projection {
     /// Projects like [`project`], keeping its buffer for the next step.
+    #[cfg(test)]
     pub fn run(
         &mut self,
         contacts: &[SolverContact],

@@ -49,9 +49,9 @@ use std::ops::{Add, Mul, Neg, Sub};
 
 use glam::{Mat4, Vec2, Vec4};
 
+use super::contact::{SolverBodies, SolverBody, SolverContact, set_levers_and_bounce};
 #[cfg(doc)]
-use super::contact_solver::{SolveOrder, solve_in_order};
-use super::contact_solver::{SolverBodies, SolverBody, SolverContact, set_levers_and_bounce};
+use super::{order::SolveOrder, scalar::solve_in_order};
 
 /// Contacts solved side by side: 4 `f32` fill one SSE2 register.
 pub const LANES: usize = 4;
@@ -870,9 +870,8 @@ impl WideContacts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::physics::contact_solver::{
-        SolveOrder, SolverBodies, prepare, solve_in_order, warm_start,
-    };
+    use crate::physics::solver::order::SolveOrder;
+    use crate::physics::solver::scalar::{prepare, solve_in_order, warm_start};
 
     /// xorshift64*: a small deterministic generator, enough for test inputs.
     struct Rng(u64);

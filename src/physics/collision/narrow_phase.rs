@@ -7,7 +7,7 @@
 
 use glam::Vec2;
 
-use super::body::Shape;
+use crate::physics::body::Shape;
 
 /// One contact between A and B.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,27 +25,6 @@ pub const FALLBACK_NORMAL: Vec2 = Vec2::new(0.0, -1.0);
 
 /// Centres closer than this count as coincident (px).
 const COINCIDENT: f32 = 1.0e-6;
-
-/// Friction of a contact: the geometric mean `√(μ_A·μ_B)` of its bodies' coefficients (§8).
-///
-/// Equal coefficients, the common case, skip the square root. It is the slowest step of the
-/// narrow phase after the one in the shape test, and in IEEE arithmetic `√(μ·μ)` rounds back
-/// to exactly `μ` whenever `μ·μ` does not underflow (`μ` = 0 or above about 1.1e-19; checked
-/// for every f32 up to the material limit 2): the result is the same bit for bit.
-#[inline]
-pub fn mixed_friction(friction_a: f32, friction_b: f32) -> f32 {
-    if friction_a == friction_b { friction_a } else { (friction_a * friction_b).sqrt() }
-}
-
-/// Restitution of a contact: the larger of its bodies' coefficients (§7).
-///
-/// A compare instead of `f32::max`, whose NaN rules cost a compare, a mask and three blends
-/// per contact: restitutions are checked to lie in [0, 1], never NaN, and for them this is
-/// the same maximum (of +0 and −0, where `f32::max` may return either, it returns A's).
-#[inline]
-pub fn mixed_restitution(restitution_a: f32, restitution_b: f32) -> f32 {
-    if restitution_b > restitution_a { restitution_b } else { restitution_a }
-}
 
 /// Tests two shapes at positions `pa`, `pb`; the normal points from A to B.
 #[inline]
@@ -159,38 +138,6 @@ pub fn rect_rect(pa: Vec2, ha: Vec2, pb: Vec2, hb: Vec2) -> Option<Manifold> {
     Some(Manifold { normal, depth, point })
 }
 
-/// A wall: the half-plane `n·p ≥ offset`, its normal pointing into the world (§5).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Wall {
-    /// Unit normal into the world.
-    pub normal: Vec2,
-    /// `n·p` on the wall line.
-    pub offset: f32,
-}
-
-impl Wall {
-    /// Contact of a body with the wall (A = wall, B = body), R-COL-6.
-    ///
-    /// The reach of the shape along n is r for a circle and `|n.x|·hw + |n.y|·hh` for a
-    /// rectangle. A half-plane is infinitely thick, so a body that jumped completely behind
-    /// the wall line in one step is still caught: it cannot tunnel through.
-    pub fn collide(&self, shape: &Shape, position: Vec2) -> Option<Manifold> {
-        let reach = shape.reach(self.normal);
-        let separation = self.normal.dot(position) - reach - self.offset;
-        if separation > 0.0 {
-            return None;
-        }
-        let depth = -separation;
-        let deepest = position - self.normal * reach;
-        Some(Manifold { normal: self.normal, depth, point: deepest + self.normal * (0.5 * depth) })
-    }
-
-    /// How deep a shape at `position` is inside the wall (negative when clear).
-    pub fn penetration(&self, shape: &Shape, position: Vec2) -> f32 {
-        self.offset + shape.reach(self.normal) - self.normal.dot(position)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,19 +204,5 @@ mod tests {
         assert!(rect_rect(Vec2::ZERO, h, Vec2::new(41.0, 0.0), h).is_none());
         let same = rect_rect(Vec2::ZERO, h, Vec2::ZERO, h).expect("overlap");
         assert_eq!(same.normal, FALLBACK_NORMAL);
-    }
-
-    #[test]
-    fn a_body_completely_behind_a_wall_is_still_caught_r_col_6() {
-        let floor = Wall { normal: -Vec2::Y, offset: -600.0 }; // y ≤ 600
-        let circle = Shape::circle(12.0);
-        // Centre 30 px below the floor line: completely behind it.
-        let m = floor.collide(&circle, Vec2::new(100.0, 630.0)).expect("caught");
-        assert!(close(m.depth, 42.0));
-        assert_eq!(m.normal, -Vec2::Y);
-        let rect = Shape::rect(40.0, 30.0);
-        let m = floor.collide(&rect, Vec2::new(0.0, 590.0)).expect("reach hh = 15");
-        assert!(close(m.depth, 5.0));
-        assert!(floor.collide(&rect, Vec2::new(0.0, 584.0)).is_none());
     }
 }

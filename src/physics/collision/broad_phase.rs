@@ -62,10 +62,12 @@ pub struct Proxy {
 }
 
 impl Proxy {
+    #[cfg(test)]
     fn overlaps_y(&self, other: &Proxy) -> bool {
         self.min.y <= other.max.y && other.min.y <= self.max.y
     }
 
+    #[cfg(test)]
     fn wants(&self, other: &Proxy) -> bool {
         self.state == ProxyState::Awake || other.state == ProxyState::Awake
     }
@@ -440,6 +442,7 @@ impl BroadPhase {
 }
 
 /// The reference: every pair tested, O(n²). The sweep must find exactly these pairs.
+#[cfg(test)]
 pub fn brute_force_pairs(proxies: &[Proxy]) -> Vec<(u32, u32)> {
     let mut pairs = Vec::new();
     for (i, a) in proxies.iter().enumerate() {

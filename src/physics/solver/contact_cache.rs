@@ -95,6 +95,7 @@ impl ContactCache {
     /// Takes the entry of `key`, held in `group`, out, if there is one. The group must be
     /// the one the last [`rebuild`](Self::rebuild) or [`regroup`](Self::regroup) gave the
     /// key; in another the key is simply not found.
+    #[cfg(test)]
     pub fn remove(&mut self, group: usize, key: &PairKey) -> Option<CachedImpulse> {
         self.removals().remove(group, key)
     }
@@ -111,13 +112,9 @@ impl ContactCache {
     }
 
     /// The entries held (those not taken out).
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.entries.iter().filter(|e| !e.taken).count()
-    }
-
-    /// Whether no entry is held.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// The entries in new groups, `group_of` each key, for example after the bodies whose

@@ -1,0 +1,86 @@
+//! Drag and throw (§13): a held body heads for its drag target and is let go with a throw.
+
+use super::*;
+
+impl World {
+    /// Grabs a dynamic body: it is held, feels no gravity, never bounces and never sleeps;
+    /// its island wakes (R-DRAG-2). Its drag target starts at its position.
+    pub fn grab(&mut self, handle: BodyHandle) -> Result<(), PhysicsError> {
+        let index = self.dynamic_slot_of(handle)?;
+        self.wake_slot(index);
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.held = true;
+            body.drag_target = body.position;
+            body.rest_time = 0.0;
+        }
+        Ok(())
+    }
+
+    /// Moves a held body's target. The target is clamped so the whole body fits in the
+    /// world (R-DRAG-1).
+    pub fn set_drag_target(
+        &mut self,
+        handle: BodyHandle,
+        target: Vec2,
+    ) -> Result<(), PhysicsError> {
+        let index = self.held_slot_of(handle)?;
+        if !target.is_finite() {
+            return Err(invalid("drag target", target, "finite numbers"));
+        }
+        let clamped = self.clamp_inside(index, target);
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.drag_target = clamped;
+        }
+        Ok(())
+    }
+
+    /// Paused drag: moves a held body straight to the (clamped) target, with no velocity and
+    /// no throw (R-DRAG-4). Its island is awake, so whatever it supported falls on resume.
+    pub fn move_held_directly(
+        &mut self,
+        handle: BodyHandle,
+        target: Vec2,
+    ) -> Result<(), PhysicsError> {
+        self.set_drag_target(handle, target)?;
+        let index = self.held_slot_of(handle)?;
+        self.wake_near(index);
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.position = body.drag_target;
+            body.previous_position = body.position;
+            body.velocity = Vec2::ZERO;
+            body.angular_velocity = 0.0;
+        }
+        self.wake_near(index);
+        Ok(())
+    }
+
+    /// Lets go of a held body with `throw_velocity` (clamped to `max_speed`, R-TUN-1).
+    pub fn release(
+        &mut self,
+        handle: BodyHandle,
+        throw_velocity: Vec2,
+    ) -> Result<(), PhysicsError> {
+        let index = self.held_slot_of(handle)?;
+        if !throw_velocity.is_finite() {
+            return Err(invalid("throw velocity", throw_velocity, "finite numbers"));
+        }
+        let max_speed = self.config.max_speed;
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.held = false;
+            body.velocity = throw_velocity.clamp_length_max(max_speed);
+        }
+        Ok(())
+    }
+
+    /// `target` moved so the body of slot `index` fits in the world (centred if it cannot).
+    pub(super) fn clamp_inside(&self, index: usize, target: Vec2) -> Vec2 {
+        let half = self.slots[index].body.as_ref().map_or(Vec2::ZERO, |b| b.shape.half_size());
+        let low = self.bounds_min + half;
+        let high = self.bounds_max - half;
+        let centre = 0.5 * (self.bounds_min + self.bounds_max);
+        Vec2::new(
+            if low.x <= high.x { target.x.clamp(low.x, high.x) } else { centre.x },
+            if low.y <= high.y { target.y.clamp(low.y, high.y) } else { centre.y },
+        )
+    }
+}

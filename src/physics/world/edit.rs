@@ -1,0 +1,111 @@
+//! Edits of single bodies: teleports, velocities, materials. Each wakes the body's island.
+
+use super::*;
+
+impl World {
+    /// Teleports a body (no interpolation smear) and wakes its island.
+    pub fn set_position(&mut self, handle: BodyHandle, position: Vec2) -> Result<(), PhysicsError> {
+        let index = self.slot_of(handle)?;
+        if !position.is_finite() {
+            return Err(invalid("position", position, "finite numbers"));
+        }
+        if !self.contains_point(position) {
+            return Err(invalid(
+                "position",
+                position,
+                format!("inside the world {} ..= {}", self.bounds_min, self.bounds_max),
+            ));
+        }
+        self.wake_slot(index);
+        self.wake_near(index);
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.position = position;
+            body.previous_position = position;
+            body.drag_target = position;
+        }
+        self.wake_near(index);
+        Ok(())
+    }
+
+    /// Turns a circle to `angle` (rad, clockwise on screen) without smearing the
+    /// interpolation, and wakes its island. Rectangles never turn: for them this is a no-op.
+    pub fn set_angle(&mut self, handle: BodyHandle, angle: f32) -> Result<(), PhysicsError> {
+        let index = self.slot_of(handle)?;
+        if !angle.is_finite() {
+            return Err(invalid("angle", angle, "a finite number"));
+        }
+        let turns = self.slots[index]
+            .body
+            .as_ref()
+            .is_some_and(|b| matches!(b.shape, Shape::Circle { .. }));
+        if turns {
+            self.wake_slot(index);
+            if let Some(body) = self.slots[index].body.as_mut() {
+                body.angle = angle;
+                body.previous_angle = angle;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets a dynamic body's velocity (clamped to `max_speed`) and wakes its island.
+    pub fn set_velocity(&mut self, handle: BodyHandle, velocity: Vec2) -> Result<(), PhysicsError> {
+        let index = self.dynamic_slot_of(handle)?;
+        if !velocity.is_finite() {
+            return Err(invalid("velocity", velocity, "finite numbers"));
+        }
+        self.wake_slot(index);
+        let max_speed = self.config.max_speed;
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.velocity = velocity.clamp_length_max(max_speed);
+        }
+        Ok(())
+    }
+
+    /// Sets a dynamic circle's angular velocity (clamped) and wakes its island.
+    pub fn set_angular_velocity(
+        &mut self,
+        handle: BodyHandle,
+        omega: f32,
+    ) -> Result<(), PhysicsError> {
+        let index = self.dynamic_slot_of(handle)?;
+        if !omega.is_finite() {
+            return Err(invalid("angular_velocity", omega, "a finite number"));
+        }
+        self.wake_slot(index);
+        let max_spin = self.config.max_angular_speed();
+        if let Some(body) = self.slots[index].body.as_mut().filter(|b| b.inverse_inertia > 0.0) {
+            body.angular_velocity = omega.clamp(-max_spin, max_spin);
+        }
+        Ok(())
+    }
+
+    /// Sets a body's material (mass follows the density) and wakes its island.
+    pub fn set_material(
+        &mut self,
+        handle: BodyHandle,
+        material: crate::physics::Material,
+    ) -> Result<(), PhysicsError> {
+        let index = self.slot_of(handle)?;
+        let body = self.slots[index].body.as_ref().ok_or(PhysicsError::StaleHandle(handle))?;
+        let desc = BodyDesc { material, ..body.desc() };
+        let mut problems = Vec::new();
+        desc.check(&mut problems);
+        if !problems.is_empty() {
+            return Err(PhysicsError::Invalid(ConfigError { problems }));
+        }
+        self.wake_slot(index);
+        let fresh = Body::from_desc(&desc, self.config.max_speed, self.config.max_angular_speed());
+        if let Some(body) = self.slots[index].body.as_mut() {
+            body.material = material;
+            body.inverse_mass = fresh.inverse_mass;
+            body.inverse_inertia = fresh.inverse_inertia;
+        }
+        Ok(())
+    }
+
+    /// Drops every impulse kept for warm starting, so the next step solves from zero.
+    pub fn forget_contact_impulses(&mut self) {
+        self.warm_start_cache.clear();
+    }
+}

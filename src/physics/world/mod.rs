@@ -1,0 +1,415 @@
+//! The world: bodies, walls, and the simulation step in the order of §4 (R-STEP-1).
+//!
+//! # Integration (§3)
+//! Each step uses the semi-implicit (symplectic) Euler method with a fixed `dt`:
+//! ```text
+//! v ← v + g·dt        first the velocity …
+//! x ← x + v·dt        … then the position with the NEW velocity
+//! θ ← θ + ω·dt
+//! ```
+//! Explicit Euler (position from the old velocity) gains energy on every oscillation and
+//! orbit and goes unstable; the semi-implicit form costs the same and stays stable. For free
+//! fall it gives exactly `v = n·g·dt` and `s = g·dt²·n(n+1)/2` after n steps: the analytic
+//! `½·g·t²` times `(1 + 1/n)`, 1.7 % after 0.5 s (R-INT-1, R-INT-2).
+//!
+//! # The step (§4)
+//! [`World::step`] reads like the spec's flow chart: drag controller, remember state,
+//! integrate velocities, broad phase, narrow phase, wake touched sleepers, wall contacts,
+//! solve impulses, clamp speeds, integrate positions, position correction, emergency brake,
+//! update sleep. Each phase is one method below with the formula it evaluates.
+//!
+//! # Walls (§5)
+//! The four sides of the world rectangle are half-planes `n·p ≥ offset` with their normal
+//! pointing into the world. Walls are never bodies: their contacts use a solver entry with
+//! inverse mass 0, so they go through the same formulas as everything else (R-BODY-2).
+//!
+//! # The emergency brake (§10)
+//! No body may end a step more than `max_wall_penetration` (12 px) inside a wall. The margin
+//! is larger than the deepest a free body can reach in one step (`max_speed·dt ≈ 10.8 px`),
+//! so ordinary impacts are always left to the solver and the brake only acts in extreme
+//! cases, such as a held body squeezing another into a wall. If it acted on normal impacts it
+//! would move positions and add potential energy (R-POS-3).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use glam::{Vec2, Vec4};
+
+use self::union_find::UnionFind;
+use crate::physics::body::{Body, BodyDesc, BodyHandle, BodyKind, NO_ISLAND, Shape};
+use crate::physics::collision::{self, BroadPhase, Proxy, ProxyState, Wall};
+use crate::physics::config::{ConfigError, FieldError, MIN_BODY_SIZE, PhysicsConfig};
+use crate::physics::solver::{
+    self, CachedImpulse, ContactCache, EnergyGuard, PairKey, Projection, ProjectionSettings,
+    SolveOrder, SolverBodies, SolverBody, SolverContact, WALL_GENERATION,
+};
+
+mod drag;
+mod edit;
+mod query;
+mod reorder;
+mod scratch;
+mod sleep;
+mod solve;
+mod step;
+mod union_find;
+mod walls;
+
+pub use query::{ContactInfo, Island, PhaseTimings, StepStats};
+use reorder::{REORDER_INTERVAL, REORDER_MIN_BODIES};
+use scratch::{Collider, Scratch};
+use walls::{WallBrake, WallCollider};
+
+/// Errors of the world API. None of them changes the world.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PhysicsError {
+    /// The handle's body was removed (or never existed).
+    StaleHandle(BodyHandle),
+    /// A body description, value or config was refused; every bad field is named.
+    Invalid(ConfigError),
+    /// The operation needs a dynamic body.
+    NotDynamic(BodyHandle),
+}
+
+impl fmt::Display for PhysicsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PhysicsError::StaleHandle(h) => write!(f, "{h} does not exist (removed or stale)"),
+            PhysicsError::Invalid(e) => write!(f, "{e}"),
+            PhysicsError::NotDynamic(h) => write!(f, "{h} is static and cannot be moved this way"),
+        }
+    }
+}
+
+impl std::error::Error for PhysicsError {}
+
+impl From<ConfigError> for PhysicsError {
+    fn from(e: ConfigError) -> Self {
+        PhysicsError::Invalid(e)
+    }
+}
+
+fn invalid(
+    field: &'static str,
+    value: impl fmt::Display,
+    allowed: impl Into<String>,
+) -> PhysicsError {
+    PhysicsError::Invalid(ConfigError {
+        problems: vec![FieldError { field, value: value.to_string(), allowed: allowed.into() }],
+    })
+}
+
+/// Where a body is stored. The handle's index is the slot's `id`, not its place in
+/// `World::slots`: the step may move slots to keep bodies that touch close together in
+/// memory (`World::reorder_slots`), and `slot_of_id` finds a handle's slot.
+#[derive(Clone, Debug)]
+struct Slot {
+    /// The handle index of the body stored here (of the last one, while the slot is free).
+    id: u32,
+    generation: u32,
+    body: Option<Body>,
+}
+
+impl Slot {
+    /// The handle of the body stored here, as bits: the warm-start key of its contacts.
+    fn handle_bits(&self) -> u64 {
+        (u64::from(self.generation) << 32) | u64::from(self.id)
+    }
+
+    fn handle(&self) -> BodyHandle {
+        BodyHandle { index: self.id, generation: self.generation }
+    }
+}
+
+/// The four walls in order: left, right, top, floor.
+const WALL_COUNT: usize = 4;
+
+/// A 2D world of circles and axis-aligned rectangles inside four walls.
+///
+/// Coordinates follow §1: px, y down, origin top-left, gravity (0, +980) px/s².
+#[derive(Clone, Debug)]
+pub struct World {
+    config: PhysicsConfig,
+    bounds_min: Vec2,
+    bounds_max: Vec2,
+    walls: [Wall; WALL_COUNT],
+    gravity_enabled: bool,
+    slots: Vec<Slot>,
+    /// For each handle index (id), the slot that holds it.
+    slot_of_id: Vec<u32>,
+    /// Ids whose slot is free, for reuse with the next generation.
+    free_ids: Vec<u32>,
+    body_count: usize,
+    /// The step's working memory: buffers rebuilt every step (see [`Scratch`]).
+    scratch: Scratch,
+    broad_phase: BroadPhase,
+    warm_start_cache: ContactCache,
+    /// Sleeping islands by id, with their member count. The members themselves carry the id
+    /// (`Body::sleep_island`), so falling asleep stores no list and the steady-state step
+    /// allocates nothing (issue 7).
+    sleeping_islands: HashMap<u32, u32>,
+    next_island_id: u32,
+    stats: StepStats,
+    steps: u64,
+}
+
+impl World {
+    /// An empty world of `size` px (from (0, 0) to `size`) with `config`.
+    pub fn new(size: Vec2, config: PhysicsConfig) -> Result<Self, PhysicsError> {
+        config.validate()?;
+        let mut world = Self {
+            config,
+            bounds_min: Vec2::ZERO,
+            bounds_max: Vec2::ONE,
+            walls: [Wall { normal: Vec2::X, offset: 0.0 }; WALL_COUNT],
+            gravity_enabled: true,
+            slots: Vec::new(),
+            slot_of_id: Vec::new(),
+            free_ids: Vec::new(),
+            body_count: 0,
+            scratch: Scratch::default(),
+            broad_phase: BroadPhase::default(),
+            warm_start_cache: ContactCache::default(),
+            sleeping_islands: HashMap::new(),
+            next_island_id: 0,
+            stats: StepStats::default(),
+            steps: 0,
+        };
+        world.set_bounds(Vec2::ZERO, size)?;
+        Ok(world)
+    }
+
+    // ----------------------------------------------------------------------------------
+    // Bodies
+    // ----------------------------------------------------------------------------------
+
+    /// Adds a body. The description is checked first: sizes from `MIN_BODY_SIZE` up, a
+    /// positive finite density, friction in [0, 2], restitution in [0, 1], finite values,
+    /// and a centre inside the world. A speed above `max_speed` is clamped.
+    pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, PhysicsError> {
+        let mut problems = Vec::new();
+        desc.check(&mut problems);
+        if problems.is_empty() && !self.contains_point(desc.position) {
+            problems.push(FieldError {
+                field: "position",
+                value: format!("{}", desc.position),
+                allowed: format!("inside the world {} ..= {}", self.bounds_min, self.bounds_max),
+            });
+        }
+        if !problems.is_empty() {
+            return Err(PhysicsError::Invalid(ConfigError { problems }));
+        }
+        let body = Body::from_desc(&desc, self.config.max_speed, self.config.max_angular_speed());
+        let is_static = body.kind == BodyKind::Static;
+        let index = match self.free_ids.pop() {
+            Some(id) => {
+                let index = self.slot_of_id[id as usize] as usize;
+                self.slots[index].body = Some(body);
+                index
+            }
+            None => {
+                let id = self.slots.len() as u32;
+                self.slots.push(Slot { id, generation: 0, body: Some(body) });
+                self.slot_of_id.push(id);
+                // Room for a sort of every slot, made here and not in the step.
+                let room = self.slots.capacity();
+                self.scratch
+                    .reorder_keys
+                    .reserve(room.saturating_sub(self.scratch.reorder_keys.len()));
+                self.scratch
+                    .new_slot_of
+                    .reserve(room.saturating_sub(self.scratch.new_slot_of.len()));
+                id as usize
+            }
+        };
+        self.body_count += 1;
+        if is_static {
+            // A static body appearing under sleepers must be felt by them.
+            self.wake_near(index);
+        }
+        Ok(self.slots[index].handle())
+    }
+
+    /// Removes a body and wakes its island, so that bodies it supported fall (R-SLP-4), and
+    /// the sleepers whose boxes touch its box.
+    ///
+    /// O(1) while nothing sleeps; with sleeping islands, a pass over the bodies. To remove
+    /// many bodies at once, [`remove_bodies`](Self::remove_bodies) makes one pass for all.
+    pub fn remove_body(&mut self, handle: BodyHandle) -> Result<Body, PhysicsError> {
+        let index = self.slot_of(handle)?;
+        self.wake_slot(index);
+        self.wake_near(index);
+        self.take_body(index).ok_or(PhysicsError::StaleHandle(handle))
+    }
+
+    /// Removes the bodies of `handles` (stale handles and repeats are skipped) and returns
+    /// how many it removed. The world ends as after [`remove_body`](Self::remove_body) for
+    /// each in turn, but the waking of their islands and of the sleepers near them takes one
+    /// pass over the bodies for all of them, so removing k bodies costs O(bodies + k).
+    pub fn remove_bodies(&mut self, handles: impl IntoIterator<Item = BodyHandle>) -> usize {
+        let (mut islands, mut boxes) = (Vec::new(), Vec::new());
+        let sleepers = !self.sleeping_islands.is_empty();
+        let mut removed = 0;
+        for handle in handles {
+            let Ok(index) = self.slot_of(handle) else { continue };
+            let Some(body) = self.take_body(index) else { continue };
+            if sleepers {
+                islands.extend(body.sleep_island());
+                boxes.push(body.aabb());
+            }
+            removed += 1;
+        }
+        self.wake_islands_and_near(&islands, &boxes);
+        removed
+    }
+
+    /// Removes every body, in one pass over the slots.
+    pub fn clear(&mut self) {
+        // In the order of the handles, as removing them one by one would free their ids.
+        for index in 0..self.slot_of_id.len() {
+            let slot = self.slot_of_id[index] as usize;
+            self.take_body(slot);
+        }
+        self.warm_start_cache.clear();
+        self.sleeping_islands.clear();
+        self.stats.sleeping_islands = 0;
+    }
+
+    /// Takes the body out of slot `index`: the slot's generation moves on, so the handle goes
+    /// stale, and its id is free for the next body.
+    fn take_body(&mut self, index: usize) -> Option<Body> {
+        let slot = &mut self.slots[index];
+        let body = slot.body.take()?;
+        slot.generation = slot.generation.wrapping_add(1) % WALL_GENERATION;
+        self.free_ids.push(slot.id);
+        self.body_count -= 1;
+        Some(body)
+    }
+
+    // ----------------------------------------------------------------------------------
+    // World settings
+    // ----------------------------------------------------------------------------------
+
+    /// The config in force.
+    pub fn config(&self) -> &PhysicsConfig {
+        &self.config
+    }
+
+    /// Replaces the config if it is valid; otherwise the old one stays in force and the
+    /// error names every bad field (R-CFG-3). A change wakes every body, so that sleepers
+    /// feel, say, a new gravity on the next step (R-CFG-2).
+    pub fn set_config(&mut self, config: PhysicsConfig) -> Result<(), ConfigError> {
+        config.validate()?;
+        if config != self.config {
+            // Kept impulses carry the old weight per step (m·g·dt): re-applied under another
+            // gravity or step they push resting bodies apart (issue 7 regression).
+            if config.gravity != self.config.gravity || config.time_step != self.config.time_step {
+                self.forget_contact_impulses();
+            }
+            self.config = config;
+            self.wake_all();
+        }
+        Ok(())
+    }
+
+    /// Whether gravity acts.
+    pub fn gravity_enabled(&self) -> bool {
+        self.gravity_enabled
+    }
+
+    /// Switches gravity on or off and wakes every body (R-SLP-4).
+    ///
+    /// The impulses kept for warm starting carried the weight of resting bodies; re-applied
+    /// without gravity they would launch a resting pile, so a toggle forgets them.
+    pub fn set_gravity_enabled(&mut self, enabled: bool) {
+        if enabled != self.gravity_enabled {
+            self.forget_contact_impulses();
+        }
+        self.gravity_enabled = enabled;
+        self.wake_all();
+    }
+
+    /// World rectangle (min, max) in px.
+    pub fn bounds(&self) -> (Vec2, Vec2) {
+        (self.bounds_min, self.bounds_max)
+    }
+
+    /// The four walls (left, right, top, floor) as half-planes.
+    pub fn walls(&self) -> &[Wall; 4] {
+        &self.walls
+    }
+
+    /// Moves the walls to the rectangle `min ..= max` and wakes every body. Each side must
+    /// be at least `2·MIN_BODY_SIZE` long; bodies left outside are pushed back in by the
+    /// walls and the emergency brake over the next steps.
+    pub fn set_bounds(&mut self, min: Vec2, max: Vec2) -> Result<(), PhysicsError> {
+        let size = max - min;
+        if !(min.is_finite()
+            && max.is_finite()
+            && size.x >= 2.0 * MIN_BODY_SIZE
+            && size.y >= 2.0 * MIN_BODY_SIZE)
+        {
+            return Err(invalid(
+                "bounds",
+                format!("{min} ..= {max}"),
+                format!("finite, each side at least {} px", 2.0 * MIN_BODY_SIZE),
+            ));
+        }
+        if size.x > 1.0e7 || size.y > 1.0e7 {
+            return Err(invalid("bounds", format!("{min} ..= {max}"), "each side at most 1e7 px"));
+        }
+        self.bounds_min = min;
+        self.bounds_max = max;
+        self.walls = [
+            Wall { normal: Vec2::X, offset: min.x },
+            Wall { normal: -Vec2::X, offset: -max.x },
+            Wall { normal: Vec2::Y, offset: min.y },
+            Wall { normal: -Vec2::Y, offset: -max.y },
+        ];
+        self.wake_all();
+        Ok(())
+    }
+
+    // ----------------------------------------------------------------------------------
+    // Internals
+    // ----------------------------------------------------------------------------------
+
+    fn slot_of(&self, handle: BodyHandle) -> Result<usize, PhysicsError> {
+        let index = self.slot_of_id.get(handle.index as usize).map(|&index| index as usize);
+        match index.map(|index| (index, &self.slots[index])) {
+            Some((index, slot)) if slot.generation == handle.generation && slot.body.is_some() => {
+                Ok(index)
+            }
+            _ => Err(PhysicsError::StaleHandle(handle)),
+        }
+    }
+
+    fn dynamic_slot_of(&self, handle: BodyHandle) -> Result<usize, PhysicsError> {
+        let index = self.slot_of(handle)?;
+        match &self.slots[index].body {
+            Some(b) if b.kind == BodyKind::Dynamic => Ok(index),
+            _ => Err(PhysicsError::NotDynamic(handle)),
+        }
+    }
+
+    fn held_slot_of(&self, handle: BodyHandle) -> Result<usize, PhysicsError> {
+        let index = self.dynamic_slot_of(handle)?;
+        match &self.slots[index].body {
+            Some(b) if b.held => Ok(index),
+            _ => Err(invalid("handle", handle, "a body that is held (call grab first)")),
+        }
+    }
+}
+
+/// Empties `v` and returns room for `n` entries in its spare capacity (allocating only if
+/// it has less), to be written before `set_len(n)`.
+fn room_for<T>(v: &mut Vec<T>, n: usize) -> &mut [std::mem::MaybeUninit<T>] {
+    v.clear();
+    v.reserve(n);
+    &mut v.spare_capacity_mut()[..n]
+}
+
+/// Moves under the solver this step: dynamic and not asleep.
+fn is_awake_dynamic(body: &Body) -> bool {
+    body.kind == BodyKind::Dynamic && !body.sleeping
+}

@@ -1,0 +1,74 @@
+//! The step's working memory: every buffer the step fills and reads again, kept between
+//! steps only so that the steady-state step allocates nothing. Between steps the contacts
+//! and islands hold those of the last step, which [`World::contacts`] and
+//! [`World::islands`] report.
+
+use super::*;
+
+/// What the narrow phase reads of a body, packed in 40 bytes: the pairs visit bodies in
+/// sweep order, scattered over the slots, and each visit to a slot would load two cache
+/// lines of a 120-byte body for these few fields.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Collider {
+    pub(super) shape: Shape,
+    pub(super) position: Vec2,
+    pub(super) friction: f32,
+    pub(super) restitution: f32,
+    /// `1 / rolling_radius`: 1/r for a circle, 0 for a rectangle (§9).
+    pub(super) curvature: f32,
+    /// The body's handle bits, its warm-start key.
+    pub(super) handle_bits: u64,
+}
+
+impl Default for Collider {
+    fn default() -> Self {
+        Collider {
+            shape: Shape::Circle { radius: 1.0 },
+            position: Vec2::ZERO,
+            friction: 0.0,
+            restitution: 0.0,
+            curvature: 0.0,
+            handle_bits: 0,
+        }
+    }
+}
+
+/// The per-step buffers of a [`World`], indexed by slot (bodies) or by contact.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Scratch {
+    /// `reorder_slots`' buffers, sized with the slots by `add_body`, so that a sort allocates
+    /// nothing: each slot's sort key with its index, and the new index of each old slot.
+    pub(super) reorder_keys: Vec<(u64, u32)>,
+    pub(super) new_slot_of: Vec<u32>,
+    pub(super) proxies: Vec<Proxy>,
+    /// Per slot, what the narrow phase reads of its body (filled by `find_pairs`).
+    pub(super) colliders: Vec<Collider>,
+    /// Wall contacts and their keys found by `gather_bodies`, for `collide_walls`.
+    pub(super) wall_contacts: Vec<SolverContact>,
+    pub(super) wall_keys: Vec<PairKey>,
+    pub(super) pairs: Vec<(u32, u32)>,
+    /// Body–body contacts first, then wall contacts.
+    pub(super) contacts: Vec<SolverContact>,
+    pub(super) body_contact_count: usize,
+    /// Warm-start key of each contact: the two handles' bits.
+    pub(super) contact_keys: Vec<PairKey>,
+    pub(super) solver: SolverBodies,
+    pub(super) solve_order: SolveOrder,
+    pub(super) positions: Vec<Vec2>,
+    pub(super) start_positions: Vec<Vec2>,
+    pub(super) union_find: UnionFind,
+    pub(super) energy_guard: EnergyGuard,
+    pub(super) projection: Projection,
+    pub(super) before_bounce: Vec<(Vec2, f32)>,
+    pub(super) carried: Vec<(f32, f32, f32)>,
+    pub(super) resolve_order: Vec<u32>,
+    pub(super) bounce_targets: Vec<f32>,
+    pub(super) island_root: Vec<u32>,
+    /// Per slot: holds an awake dynamic body (from `gather_bodies` to the end of the step).
+    pub(super) awake_dynamic: Vec<bool>,
+    pub(super) island_rest: Vec<f32>,
+    /// Per slot: the projection or the brake moved the body faster than
+    /// `sleep_linear_speed` this step (from `correct_positions`, for `update_sleep`).
+    pub(super) pushed: Vec<bool>,
+    pub(super) island_id: Vec<u32>,
+}

@@ -1,0 +1,331 @@
+//! Islands and sleep (§11): rest without jitter.
+//!
+//! A solver with finitely many passes always leaves tiny residual motion, so a stack would
+//! visibly "breathe" or creep. Resting bodies are therefore frozen:
+//! 1. Each body counts how long it has been nearly still without a break
+//!    (`|v| ≤ 4 px/s` and `|ω| ≤ 0.1 rad/s`).
+//! 2. Bodies touching directly or through others form an **island** (union-find over the
+//!    body–body contacts). Walls and static bodies join no island; otherwise everything on
+//!    the floor would be one.
+//! 3. An island falls asleep when **all** its bodies have rested for `time_to_sleep`
+//!    (0.5 s); each body records its island.
+//! 4. Sleepers are neither integrated nor solved, which also saves time.
+//! 5. Waking is always for the whole island: on a touch by an awake dynamic body, on a grab,
+//!    on a gravity toggle or config change, and when one of its bodies is removed.
+//!
+//! Why islands and not single bodies? A sleeping body could lie under an awake one; the awake
+//! one wakes it, both rest, one falls asleep first, the other wakes it again, forever. And
+//! why wake the whole island? Two sleepers are never tested against each other. If the
+//! bottom box of a sleeping stack were woken and knocked away in the same step, nobody would
+//! notice that the boxes above lost their support and they would sleep on in mid-air. As all
+//! bodies that touch fell asleep together, waking them together is enough (R-SLP-1..4).
+//!
+//! Like every speed-threshold sleep, this can freeze a state that is not a true equilibrium
+//! (a circle resting slightly off-centre on another may fall asleep while it slowly starts to
+//! roll off); the effect is limited to a few px, and stricter thresholds would make resting
+//! piles sleep later.
+//!
+//! The other way round, a deep pile of very unequal masses may never sleep: the one island
+//! of `scenes::mixed(2000, 3)` (steel 13 times as dense as wood) never has 60 quiet steps in
+//! a row, as every 0.4 s or so a few bodies move at 4–8 px/s (issue 14).
+
+use std::collections::HashSet;
+
+use super::*;
+
+impl World {
+    /// Wakes every sleeping island touched by an awake dynamic body (§11, R-SLP-4).
+    /// Returns whether any island woke.
+    pub(super) fn wake_touched_sleepers(&mut self) -> bool {
+        // Bodies only fall asleep as part of a registered island (`update_sleep`).
+        if self.sleeping_islands.is_empty() {
+            return false;
+        }
+        let mut woke = false;
+        for i in 0..self.scratch.body_contact_count {
+            let (a, b) = (self.scratch.contacts[i].a as usize, self.scratch.contacts[i].b as usize);
+            for (sleeper, other) in [(a, b), (b, a)] {
+                let (Some(s), Some(o)) = (&self.slots[sleeper].body, &self.slots[other].body)
+                else {
+                    continue;
+                };
+                if s.sleeping && is_awake_dynamic(o) {
+                    self.wake_slot(sleeper);
+                    woke = true;
+                }
+            }
+        }
+        woke
+    }
+
+    /// The islands of this step: union-find over the contacts between awake dynamic bodies.
+    /// Walls and static bodies join no island, or everything on the floor would be one.
+    /// The solver limits warm starts per island, and the sleep test uses them (§11).
+    ///
+    /// Which slots hold an awake dynamic body comes from `gather_bodies` as a flag per slot:
+    /// the contacts test two flags instead of two body slots at scattered places.
+    pub(super) fn find_islands(&mut self) {
+        let n = self.slots.len();
+        self.scratch.union_find.reset(n);
+        // A local slice: its pointer and length stay in registers across the unions' writes
+        // (through `self` they were reloaded for every contact).
+        let awake_dynamic = &self.scratch.awake_dynamic[..];
+        for c in &self.scratch.contacts[..self.scratch.body_contact_count] {
+            if awake_dynamic[c.a as usize] && awake_dynamic[c.b as usize] {
+                self.scratch.union_find.union(c.a, c.b);
+            }
+        }
+        // Written once per slot (no fill with u32::MAX first, no bounds checks).
+        let union_find = &mut self.scratch.union_find;
+        self.scratch.island_root.clear();
+        self.scratch.island_root.extend(self.scratch.awake_dynamic.iter().enumerate().map(
+            |(index, &awake)| {
+                if awake { union_find.find(index as u32) } else { u32::MAX }
+            },
+        ));
+    }
+
+    /// Rest timers and sleep of this step's islands (§11).
+    ///
+    /// An island falls asleep when all its bodies have rested for `time_to_sleep`; its
+    /// members are frozen and remember the island, so that it wakes as a whole (R-SLP-1..3).
+    pub(super) fn update_sleep(&mut self, dt: f32) {
+        let (linear, angular) = (self.config.sleep_linear_speed, self.config.sleep_angular_speed);
+        let n = self.slots.len();
+        self.scratch.island_rest.clear();
+        self.scratch.island_rest.resize(n, f32::INFINITY);
+        // As a local, its pointer and length stay in registers across the writes to bodies.
+        let island_rest = &mut self.scratch.island_rest[..];
+        // Each awake body's rest timer, and its island's least rest time, in one pass that
+        // also counts the awake and the sleeping bodies for the stats.
+        let (mut awake, mut sleeping) = (0, 0);
+        let per_slot = self.slots.iter_mut().zip(&self.scratch.island_root);
+        for ((slot, &root), &pushed) in per_slot.zip(&self.scratch.pushed) {
+            let Some(body) = slot.body.as_mut() else { continue };
+            if !is_awake_dynamic(body) {
+                sleeping += usize::from(body.sleeping);
+                continue;
+            }
+            awake += 1;
+            // At rest: slow, and not moved by the projection either (`correct_positions`):
+            // the projection moves positions without a velocity, and an island that fell
+            // asleep while it still pushed two bodies apart would keep their overlap frozen
+            // (deviation D6 of docs/physics.md, R-REST-2).
+            let resting = body.velocity.length() <= linear
+                && body.angular_velocity.abs() <= angular
+                && !pushed;
+            body.rest_time = if resting && !body.held { body.rest_time + dt } else { 0.0 };
+            // A compare instead of f32::min, whose NaN rules cost several instructions: a
+            // rest time is 0 or a sum of positive steps, never NaN (nor −0).
+            let rest = &mut island_rest[root as usize];
+            *rest = if body.rest_time < *rest { body.rest_time } else { *rest };
+        }
+        let awake_islands = (0..n).filter(|&i| self.scratch.island_root[i] == i as u32).count();
+        self.stats.awake_islands = awake_islands;
+        self.stats.bodies = self.body_count;
+        (self.stats.awake, self.stats.sleeping) = (awake, sleeping);
+        if !self.config.sleeping_enabled {
+            self.stats.sleeping_islands = self.sleeping_islands.len();
+            return;
+        }
+
+        self.scratch.island_id.clear();
+        self.scratch.island_id.resize(n, u32::MAX);
+        let time_to_sleep = self.config.time_to_sleep;
+        for index in 0..n {
+            let root = self.scratch.island_root[index];
+            if root == u32::MAX || self.scratch.island_rest[root as usize] < time_to_sleep {
+                continue;
+            }
+            let id = if self.scratch.island_id[root as usize] == u32::MAX {
+                let id = self.next_island_id;
+                // Wraps past `NO_ISLAND`, which marks a body in no island.
+                self.next_island_id = match self.next_island_id.wrapping_add(1) {
+                    NO_ISLAND => 0,
+                    next => next,
+                };
+                self.scratch.island_id[root as usize] = id;
+                id
+            } else {
+                self.scratch.island_id[root as usize]
+            };
+            if let Some(body) = self.slots[index].body.as_mut() {
+                body.sleeping = true;
+                body.sleep_island = id;
+                body.velocity = Vec2::ZERO;
+                body.angular_velocity = 0.0;
+                *self.sleeping_islands.entry(id).or_insert(0) += 1;
+                self.stats.awake -= 1;
+                self.stats.sleeping += 1;
+            }
+        }
+        self.stats.sleeping_islands = self.sleeping_islands.len();
+    }
+
+    /// Wakes a body's island (no-op when awake).
+    pub fn wake(&mut self, handle: BodyHandle) -> Result<(), PhysicsError> {
+        let index = self.slot_of(handle)?;
+        self.wake_slot(index);
+        Ok(())
+    }
+
+    /// Wakes every body.
+    pub fn wake_all(&mut self) {
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            if body.sleeping {
+                wake_body(body);
+            }
+        }
+        self.sleeping_islands.clear();
+        self.stats.sleeping_islands = 0;
+    }
+
+    pub(super) fn wake_slot(&mut self, index: usize) {
+        let island = self.slots[index].body.as_ref().and_then(Body::sleep_island);
+        if let Some(id) = island {
+            self.wake_island(id);
+        }
+    }
+
+    /// Wakes a whole sleeping island (R-SLP-4): every body that carries its id. One pass
+    /// over the bodies; waking is an event (a touch, a grab, a deletion), not per-step work.
+    pub(super) fn wake_island(&mut self, id: u32) {
+        if self.sleeping_islands.remove(&id).is_none() {
+            return;
+        }
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            if body.sleep_island == id {
+                wake_body(body);
+            }
+        }
+        self.stats.sleeping_islands = self.sleeping_islands.len();
+    }
+
+    /// Wakes sleepers whose boxes touch slot `index`'s box (a static or teleported body
+    /// changes their support without a contact telling them).
+    pub(super) fn wake_near(&mut self, index: usize) {
+        // Nothing sleeps: nothing to wake, and no pass over the bodies.
+        if self.sleeping_islands.is_empty() {
+            return;
+        }
+        let Some(body) = &self.slots[index].body else { return };
+        let (min, max) = body.aabb();
+        let margin = Vec2::splat(NEAR_MARGIN);
+        let touched: Vec<u32> = self
+            .slots
+            .iter()
+            .filter_map(|s| s.body.as_ref())
+            .filter(|b| b.sleeping)
+            .filter(|b| {
+                let (bmin, bmax) = b.aabb();
+                bmin.cmple(max + margin).all() && (min - margin).cmple(bmax).all()
+            })
+            .filter_map(Body::sleep_island)
+            .collect();
+        for id in touched {
+            self.wake_island(id);
+        }
+    }
+
+    /// Wakes, in one pass over the bodies, the sleeping `islands` and every island with a
+    /// sleeper whose box touches one of `boxes` (within [`NEAR_MARGIN`]): what
+    /// [`wake_island`](Self::wake_island) and [`wake_near`](Self::wake_near) do for one
+    /// body, for many at once. Waking only ever clears sleep, so the order does not matter
+    /// and the result is that of the calls one by one.
+    ///
+    /// The boxes go into a grid of cells at least as large as the largest box, so each box
+    /// covers at most four cells and a sleeper looks only at the boxes of the cells it
+    /// touches: O(bodies + boxes), not O(bodies × boxes).
+    pub(super) fn wake_islands_and_near(&mut self, islands: &[u32], boxes: &[(Vec2, Vec2)]) {
+        if self.sleeping_islands.is_empty() {
+            return;
+        }
+        let mut woken: HashSet<u32> =
+            islands.iter().copied().filter(|id| self.sleeping_islands.contains_key(id)).collect();
+        // Built at the first sleeper whose island is not woken already: removing whole
+        // islands, or a whole pile, needs no grid at all.
+        let mut grid = None;
+        for body in self.slots.iter().filter_map(|s| s.body.as_ref()).filter(|b| b.sleeping) {
+            if let Some(id) = body.sleep_island().filter(|id| !woken.contains(id))
+                && grid.get_or_insert_with(|| BoxGrid::new(boxes)).touches(body.aabb())
+            {
+                woken.insert(id);
+            }
+        }
+        if woken.is_empty() {
+            return;
+        }
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            if body.sleeping && woken.contains(&body.sleep_island) {
+                wake_body(body);
+            }
+        }
+        self.sleeping_islands.retain(|id, _| !woken.contains(id));
+        self.stats.sleeping_islands = self.sleeping_islands.len();
+    }
+}
+
+/// How close a sleeper's box must come to a changed body's box to be woken, px.
+pub(super) const NEAR_MARGIN: f32 = 1.0;
+
+/// Boxes sorted into square cells, for "does this box touch any of them" in O(1) per box
+/// of about the cells' size.
+struct BoxGrid<'a> {
+    boxes: &'a [(Vec2, Vec2)],
+    cell: f32,
+    cells: HashMap<(i64, i64), Vec<u32>>,
+}
+
+impl<'a> BoxGrid<'a> {
+    /// The grid of `boxes`, each grown by [`NEAR_MARGIN`], in cells at least as large as
+    /// the largest grown box.
+    fn new(boxes: &'a [(Vec2, Vec2)]) -> Self {
+        let margin = Vec2::splat(NEAR_MARGIN);
+        let largest = boxes.iter().map(|&(min, max)| (max - min + 2.0 * margin).max_element());
+        let cell = largest.fold(1.0, f32::max);
+        let mut cells: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
+        for (i, &(min, max)) in boxes.iter().enumerate() {
+            for_cells(cell, min - margin, max + margin, |key| {
+                cells.entry(key).or_default().push(i as u32);
+                false
+            });
+        }
+        BoxGrid { boxes, cell, cells }
+    }
+
+    /// Whether the box `(min, max)` touches one of the grown boxes.
+    fn touches(&self, (min, max): (Vec2, Vec2)) -> bool {
+        let margin = Vec2::splat(NEAR_MARGIN);
+        let mut found = false;
+        for_cells(self.cell, min, max, |key| {
+            found = self.cells.get(&key).is_some_and(|list| {
+                list.iter().any(|&i| {
+                    let (bmin, bmax) = self.boxes[i as usize];
+                    min.cmple(bmax + margin).all() && (bmin - margin).cmple(max).all()
+                })
+            });
+            found
+        });
+        found
+    }
+}
+
+/// Calls `visit` with each square cell of side `cell` that the box `min ..= max` covers,
+/// until it returns true.
+fn for_cells(cell: f32, min: Vec2, max: Vec2, mut visit: impl FnMut((i64, i64)) -> bool) {
+    let cell_of = |x: f32| (x / cell).floor() as i64;
+    for y in cell_of(min.y)..=cell_of(max.y) {
+        for x in cell_of(min.x)..=cell_of(max.x) {
+            if visit((x, y)) {
+                return;
+            }
+        }
+    }
+}
+
+/// Wakes one member of a sleeping island; its rest timer starts again.
+pub(super) fn wake_body(body: &mut Body) {
+    body.sleeping = false;
+    body.sleep_island = NO_ISLAND;
+    body.rest_time = 0.0;
+}

@@ -1,0 +1,227 @@
+//! The velocity solve of the step (§6–§9): the solver's bodies and contacts loaded, warm
+//! started from the cache, solved, and the impulses stored for the next step.
+
+use super::*;
+
+impl World {
+    /// Sequential impulses (§6–§9): load the bodies, compute effective masses and bounce
+    /// targets, warm start, iterate, store the impulses for next step. The solved velocities
+    /// stay in `self.scratch.solver.bodies`; `integrate_positions` writes them back to the bodies.
+    pub(super) fn solve_velocities(&mut self, dt: f32) {
+        self.load_solver_bodies();
+        let threshold = self.config.warm_start_normal_threshold;
+        let mut warm_started = 0;
+        // Taken out of the cache: `store_impulses` puts every contact back, so only the
+        // entries of pairs not in contact this step are left for its sweep.
+        let mut cache = self.warm_start_cache.removals();
+        let wall_base = self.slots.len() as u32;
+        for (contact, key) in self.scratch.contacts.iter_mut().zip(&self.scratch.contact_keys) {
+            // The group of A's slot, or B's for a wall contact (see `store_impulses`).
+            let group = if contact.a >= wall_base { contact.b } else { contact.a };
+            if let Some(cached) = cache.remove(group as usize, key) {
+                // A normal that turned too far makes the old impulse meaningless (R-SI-2).
+                if cached.normal.dot(contact.normal) >= threshold {
+                    contact.normal_impulse = cached.normal_impulse;
+                    contact.tangent_impulse = cached.tangent_impulse;
+                    contact.rolling_impulse = cached.rolling_impulse;
+                    warm_started += 1;
+                }
+            }
+        }
+        self.stats.warm_started = warm_started;
+        self.scratch.carried.clear();
+        self.scratch.carried.extend(
+            self.scratch
+                .contacts
+                .iter()
+                .map(|c| (c.normal_impulse, c.tangent_impulse, c.rolling_impulse)),
+        );
+        // `solver::scalar::warm_start`, then `solve_order.build`, in one pass.
+        // The projection's contacts are gathered on the way (its inverse masses are those
+        // of the solver bodies, which nothing changes before the projection).
+        let projection = &mut self.scratch.projection;
+        projection.clear();
+        self.scratch.solve_order.warm_start_and_build(
+            &self.scratch.contacts,
+            &mut self.scratch.solver.bodies,
+            |c, inverse_mass_a, inverse_mass_b| projection.add(c, inverse_mass_a, inverse_mass_b),
+        );
+        // Prepares, then solves four contacts of a colour at a time; equal to the reference
+        // `solver::scalar::prepare` and `velocity_iterations` passes of
+        // `solver::solve_in_order` over `solve_order.order()`.
+        let bounces = self.scratch.solve_order.solve_passes(
+            &mut self.scratch.contacts,
+            &mut self.scratch.solver,
+            self.config.restitution_threshold,
+            self.config.velocity_iterations,
+        );
+        if bounces
+            && self.scratch.energy_guard.find_bounce_gains(
+                &self.scratch.contacts,
+                &self.scratch.solver.bodies,
+                &self.scratch.solver.start_velocity,
+                self.half_kick(dt),
+                &self.scratch.island_root,
+            )
+        {
+            self.solve_again_without_bounce_targets(dt);
+        }
+        // The solved velocities are written back to the bodies by `integrate_positions`, in
+        // its pass over the bodies: nothing reads them before.
+        self.store_impulses();
+    }
+
+    /// The islands in which the bounce targets raised the kinetic energy above that of the
+    /// step start (before gravity: gravity's kick in a bounce step is not returned, R-RES-5)
+    /// are solved again: from their warm start, with every contact driven to 0
+    /// (inelastic), then one bounce pass that adds each contact's own bounce, then the bounce
+    /// guard (see the `solver` module docs). Bounce targets inside the passes keep a
+    /// pile that something bounced on from being pressed together (without them the rain
+    /// scene ended with 1,500 pairs overlapping by more than 1 px instead of none), but when
+    /// a bouncing body pushes a follower, they drive the follower to the leader's rebound
+    /// speed: energy from nothing. Only such islands pay for the second solve.
+    pub(super) fn solve_again_without_bounce_targets(&mut self, dt: f32) {
+        let kick = self.half_kick(dt);
+        let (guard, island) = (&self.scratch.energy_guard, &self.scratch.island_root);
+        // Back to the velocities before the warm start: the slots still hold them, as the
+        // solve writes them back only at its end.
+        let slots = self.slots.iter().map(|s| s.body.as_ref());
+        for (i, (solved, body)) in self.scratch.solver.bodies.iter_mut().zip(slots).enumerate() {
+            if let Some(body) =
+                body.filter(|_| solved.inverse_mass > 0.0 && guard.gained(island, i))
+            {
+                (solved.velocity, solved.angular_velocity) = (body.velocity, body.angular_velocity);
+            }
+        }
+        self.scratch.resolve_order.clear();
+        self.scratch.bounce_targets.clear();
+        // List order: any fixed order converges and keeps the step deterministic. Room for
+        // every contact, so a larger re-solve than before does not allocate mid-run.
+        self.scratch.resolve_order.reserve(self.scratch.contacts.len());
+        self.scratch.bounce_targets.reserve(self.scratch.contacts.len());
+        for index in 0..self.scratch.contacts.len() as u32 {
+            let c = &mut self.scratch.contacts[index as usize];
+            let movable =
+                if self.scratch.solver.bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
+            if guard.gained(island, movable as usize) {
+                (c.normal_impulse, c.tangent_impulse, c.rolling_impulse) =
+                    self.scratch.carried[index as usize];
+                c.restitution_impulse = 0.0;
+                self.scratch.bounce_targets.push(c.bounce_velocity);
+                c.bounce_velocity = 0.0;
+                self.scratch.resolve_order.push(index);
+            }
+        }
+        self.stats.solved_again = self.scratch.resolve_order.len();
+        let bodies = &mut self.scratch.solver.bodies;
+        solver::warm_start_in_order(&self.scratch.contacts, bodies, &self.scratch.resolve_order);
+        for _ in 0..self.config.velocity_iterations {
+            solver::solve_in_order(&mut self.scratch.contacts, bodies, &self.scratch.resolve_order);
+        }
+        for (&index, &target) in self.scratch.resolve_order.iter().zip(&self.scratch.bounce_targets)
+        {
+            self.scratch.contacts[index as usize].bounce_velocity = target;
+        }
+        self.scratch.before_bounce.clear();
+        self.scratch.before_bounce.extend(bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
+        if solver::restitute_in_order(
+            &mut self.scratch.contacts,
+            bodies,
+            &self.scratch.resolve_order,
+        ) {
+            self.scratch.energy_guard.limit_bounces(
+                &mut self.scratch.contacts,
+                bodies,
+                &self.scratch.before_bounce,
+                kick,
+                &self.scratch.island_root,
+            );
+        }
+    }
+
+    /// Half of gravity's kick in one step, `½·g·dt` (zero with gravity off): the shift from
+    /// start and end velocities to the mid-step ones the energy guard measures.
+    pub(super) fn half_kick(&self, dt: f32) -> Vec2 {
+        if self.gravity_enabled { 0.5 * dt * self.config.gravity } else { Vec2::ZERO }
+    }
+
+    /// Fills the solver arrays: bodies by slot, then the walls; only awake dynamic bodies
+    /// can be moved by an impulse (everything else has inverse mass 0, R-BODY-2).
+    ///
+    /// Each entry is written once into the arrays' spare capacity: a push checks for room
+    /// each time, and filling with defaults first writes the arrays twice.
+    pub(super) fn load_solver_bodies(&mut self) {
+        let n = self.slots.len() + WALL_COUNT;
+        let solver = &mut self.scratch.solver;
+        let (bodies, starts, helds) = (
+            room_for(&mut solver.bodies, n),
+            room_for(&mut solver.start_velocity, n),
+            room_for(&mut solver.held, n),
+        );
+        let mut entries = bodies.iter_mut().zip(starts.iter_mut()).zip(helds.iter_mut());
+        let mut written = 0;
+        // `&mut entries`: the zip stops at the last slot, leaving the walls' entries.
+        for (slot, ((solved, start), held)) in self.slots.iter().zip(&mut entries) {
+            written += 1;
+            if let Some(b) = slot.body.as_ref().filter(|b| is_awake_dynamic(b)) {
+                solved.write(SolverBody {
+                    velocity: b.velocity,
+                    angular_velocity: b.angular_velocity,
+                    inverse_mass: b.inverse_mass,
+                    inverse_inertia: b.inverse_inertia,
+                });
+                start.write((b.previous_velocity, b.previous_angular_velocity));
+                held.write(b.held);
+            } else {
+                solved.write(SolverBody::default());
+                start.write((Vec2::ZERO, 0.0));
+                held.write(false);
+            }
+        }
+        for ((solved, start), held) in entries {
+            written += 1;
+            solved.write(SolverBody::default());
+            start.write((Vec2::ZERO, 0.0));
+            held.write(false);
+        }
+        assert_eq!(written, n, "solver bodies written");
+        // SAFETY: by the assert, each array's first `n` entries were written above, one per
+        // slot and one per wall (`room_for` made room for `n`).
+        unsafe {
+            solver.bodies.set_len(n);
+            solver.start_velocity.set_len(n);
+            solver.held.set_len(n);
+        }
+    }
+
+    /// Keeps this step's impulses for warm starting, and those of sleeping contacts, which
+    /// were not solved but will be needed when their island wakes. `solve_velocities` took
+    /// this step's contacts out of the cache, so the sweep only sees the others: without
+    /// sleeping bodies, just the pairs that separated.
+    pub(super) fn store_impulses(&mut self) {
+        let (slots, slot_of_id) = (&self.slots, &self.slot_of_id);
+        let passive = |bits: u64| {
+            let (generation, id) = ((bits >> 32) as u32, bits as u32 as usize);
+            generation == WALL_GENERATION
+                || slot_of_id.get(id).and_then(|&slot| slots.get(slot as usize)).is_some_and(|s| {
+                    s.generation == generation
+                        && s.body.as_ref().is_some_and(|b| !is_awake_dynamic(b))
+                })
+        };
+        let fresh =
+            self.scratch.contacts.iter().zip(&self.scratch.contact_keys).map(|(c, &key)| {
+                let impulse = CachedImpulse {
+                    normal: c.normal,
+                    normal_impulse: c.normal_impulse,
+                    tangent_impulse: c.tangent_impulse,
+                    rolling_impulse: c.rolling_impulse,
+                };
+                (key, impulse)
+            });
+        // Grouped by the slot of the key's body (`group_body`), so that the lookups of the next
+        // step, in contact order, read the cache in slot order too.
+        let group_of = |key| slot_of_id[solver::group_body(key)] as usize;
+        let keep = |(a, b)| passive(a) && passive(b);
+        self.warm_start_cache.rebuild(slots.len(), group_of, keep, fresh);
+    }
+}

@@ -1,0 +1,351 @@
+//! The step (§4): its phases in order, and the per-body passes of integration (§3).
+
+use std::time::{Duration, Instant};
+
+use super::*;
+
+impl World {
+    /// Advances the world by `dt` seconds in the order of §4.
+    ///
+    /// `dt` must be finite, positive and at most 1/30 s; the config's speed limit assumes
+    /// `config.time_step`, so pass that unless you know better.
+    pub fn step(&mut self, dt: f32) -> Result<(), PhysicsError> {
+        if !(dt > 0.0 && dt <= 1.0 / 30.0) {
+            return Err(invalid("dt", dt, "0 < dt ≤ 1/30 s"));
+        }
+        let start = Instant::now();
+        let mut clock = start;
+        let lap = |clock: &mut Instant| {
+            let now = Instant::now();
+            let elapsed = now - *clock;
+            *clock = now;
+            elapsed
+        };
+        self.stats.braked = 0;
+        self.stats.solved_again = 0;
+        self.stats.slots_sorted = false;
+        if self.body_count >= REORDER_MIN_BODIES && self.steps.is_multiple_of(REORDER_INTERVAL) {
+            self.reorder_slots(); // memory only: where the bodies are stored, not what they do
+        }
+
+        self.start_bodies(dt); //          drag v = (target − x)·rate (§13), remember the state
+        //                                 (§3, §7), v += g·dt (§3): one pass over the bodies
+        self.stats.timings.integrate_velocities = lap(&mut clock);
+
+        let (mut broad, mut narrow) = (Duration::ZERO, Duration::ZERO);
+        loop {
+            self.gather_bodies(); //       proxies, colliders, awake flags, wall contacts (§5)
+            self.find_pairs(); //          sweep and prune (§5)
+            broad += lap(&mut clock);
+            self.collide_bodies(); //      body–body contacts, warm-start lookup (§5, §6)
+            let woke = self.wake_touched_sleepers(); // whole islands (§11)
+            narrow += lap(&mut clock);
+            if !woke {
+                break;
+            }
+            // A woken island's own contacts were skipped as sleeper pairs: find them now.
+        }
+        self.stats.timings.broad_phase = broad;
+        self.stats.timings.narrow_phase = narrow;
+
+        self.collide_walls(); //           half-planes, found by `gather_bodies` (§5)
+        self.find_islands(); //            union-find over body–body contacts (§11)
+        self.stats.timings.walls = lap(&mut clock);
+
+        self.solve_velocities(dt); //      warm start, then N × (normal, friction, rolling) (§6–§9)
+        self.stats.timings.solve_velocities = lap(&mut clock);
+
+        self.integrate_positions(dt); //   clamp speeds (§12), then x += v·dt, θ += ω·dt (§3)
+        self.stats.timings.integrate_positions = lap(&mut clock);
+
+        self.correct_positions(dt); //       projection, position_iterations times, then the
+        //                                 emergency brake as each body is written back (§10)
+        self.stats.timings.correct_positions = lap(&mut clock);
+
+        self.update_sleep(dt); //          islands by union-find (§11)
+        self.stats.timings.sleep = lap(&mut clock);
+
+        self.stats.timings.total = start.elapsed();
+        self.steps += 1;
+        Ok(())
+    }
+
+    /// The first three phases of §4, body by body in one pass over the slots: each touches
+    /// only its own body, so doing them together gives the same result as three passes and
+    /// reads each body once instead of three times.
+    pub(super) fn start_bodies(&mut self, dt: f32) {
+        let rate = self.config.drag_rate;
+        let kick = self.gravity_enabled.then_some(self.config.gravity * dt);
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            apply_drag(body, rate);
+            remember_state(body);
+            if let Some(dv) = kick {
+                integrate_velocity(body, dv);
+            }
+        }
+    }
+
+    /// One pass over the bodies for everything the contact phases read of them, so that each
+    /// 120-byte body is loaded once: the proxies of the sweep, the [`Collider`]s of the narrow
+    /// phase, the awake flags of the islands, and the contacts with the walls (§5, R-COL-6),
+    /// which `collide_walls` appends after the body–body contacts.
+    pub(super) fn gather_bodies(&mut self) {
+        // Each entry is written once into the spare capacity: a collider and an awake flag
+        // per slot, a proxy per body (a push checks for room each time).
+        let n = self.slots.len();
+        let proxies = room_for(&mut self.scratch.proxies, n);
+        let colliders = room_for(&mut self.scratch.colliders, n);
+        let awake_flags = room_for(&mut self.scratch.awake_dynamic, n);
+        let mut proxy_count = 0;
+        self.scratch.wall_contacts.clear();
+        self.scratch.wall_keys.clear();
+        let walls = WallCollider {
+            walls: &self.walls,
+            min: self.bounds_min,
+            max: self.bounds_max,
+            wall_base: self.slots.len() as u32,
+            friction: self.config.wall_friction,
+            restitution: self.config.wall_restitution,
+            rolling_resistance: self.config.rolling_resistance,
+        };
+        let per_slot = colliders.iter_mut().zip(awake_flags.iter_mut());
+        for (index, (slot, (collider, awake_flag))) in self.slots.iter().zip(per_slot).enumerate() {
+            let Some(body) = &slot.body else {
+                collider.write(Collider::default());
+                awake_flag.write(false);
+                continue;
+            };
+            let (min, max) = body.aabb();
+            let awake = is_awake_dynamic(body);
+            let state = if awake { ProxyState::Awake } else { ProxyState::Passive };
+            // At most one proxy per slot: `proxy_count` ≤ `index` < n.
+            proxies[proxy_count].write(Proxy { index: index as u32, min, max, state });
+            proxy_count += 1;
+            let handle_bits = slot.handle_bits();
+            collider.write(Collider {
+                shape: body.shape,
+                position: body.position,
+                friction: body.material.friction,
+                restitution: body.material.restitution,
+                curvature: 1.0 / body.shape.rolling_radius(),
+                handle_bits,
+            });
+            awake_flag.write(awake);
+            if awake {
+                let found = (&mut self.scratch.wall_contacts, &mut self.scratch.wall_keys);
+                walls.collide(index as u32, handle_bits, body, (min, max), found);
+            }
+        }
+        // SAFETY: the loop wrote a collider and an awake flag for each of the `n` slots, and
+        // the first `proxy_count` proxies (`room_for` made room for `n` of each).
+        unsafe {
+            self.scratch.colliders.set_len(n);
+            self.scratch.awake_dynamic.set_len(n);
+            self.scratch.proxies.set_len(proxy_count);
+        }
+    }
+
+    /// Sweep and prune over the proxies; pairs without an awake dynamic body are skipped.
+    pub(super) fn find_pairs(&mut self) {
+        self.broad_phase.find_pairs(&self.scratch.proxies, &mut self.scratch.pairs);
+        self.stats.pairs = self.scratch.pairs.len();
+    }
+
+    /// Exact tests of the candidate pairs (§5), with the warm-start impulses of last step.
+    pub(super) fn collide_bodies(&mut self) {
+        let rolling_resistance = self.config.rolling_resistance;
+        // At most one contact per pair, written once each into the spare capacity, at a
+        // running count: a push checked for room and reloaded the vector's length,
+        // capacity and pointer from `self` each time, twice per contact.
+        let candidates = self.scratch.pairs.len();
+        let contacts = room_for(&mut self.scratch.contacts, candidates);
+        let keys = room_for(&mut self.scratch.contact_keys, candidates);
+        let colliders = &self.scratch.colliders[..];
+        let mut count = 0;
+        // The broad phase pairs only slots that hold a body, so both colliders are real.
+        for &(ia, ib) in &self.scratch.pairs {
+            // A is the body of the lower handle index, whatever slots the two are stored in
+            // now: a pair keeps its orientation, and so its warm-start key and the sign of
+            // its impulses, when `reorder_slots` moves the bodies.
+            let (ia, ib) = if colliders[ia as usize].handle_bits as u32
+                <= colliders[ib as usize].handle_bits as u32
+            {
+                (ia, ib)
+            } else {
+                (ib, ia)
+            };
+            let (a, b) = (&colliders[ia as usize], &colliders[ib as usize]);
+            let Some(m) = collision::collide(&a.shape, a.position, &b.shape, b.position) else {
+                continue;
+            };
+            // Friction mixes by geometric mean (a smooth partner makes the contact smooth),
+            // restitution by maximum (a rubber ball bounces off a wooden block) (§7, §8).
+            let friction = collision::mixed_friction(a.friction, b.friction);
+            let restitution = collision::mixed_restitution(a.restitution, b.restitution);
+            let lever = collision::pair_rolling_lever(a.curvature, b.curvature);
+            let contact = SolverContact::new(
+                ia,
+                ib,
+                m.normal,
+                m.depth,
+                m.point,
+                m.point - a.position,
+                m.point - b.position,
+                friction,
+                restitution,
+                rolling_resistance * lever,
+            );
+            // One contact per pair at most: `count` < `candidates`, the room made.
+            contacts[count].write(contact);
+            keys[count].write((a.handle_bits, b.handle_bits));
+            count += 1;
+        }
+        // SAFETY: the first `count` contacts and keys were written above (`room_for` made
+        // room for `candidates` ≥ `count` of each; the indexing checks it too).
+        unsafe {
+            self.scratch.contacts.set_len(count);
+            self.scratch.contact_keys.set_len(count);
+        }
+        self.scratch.body_contact_count = self.scratch.contacts.len();
+        self.stats.body_contacts = self.scratch.contacts.len();
+    }
+
+    /// Contacts of awake dynamic bodies with the four half-plane walls (§5, R-COL-6), found
+    /// by `gather_bodies` in slot order, after the body–body contacts.
+    pub(super) fn collide_walls(&mut self) {
+        self.scratch.contacts.extend_from_slice(&self.scratch.wall_contacts);
+        self.scratch.contact_keys.extend_from_slice(&self.scratch.wall_keys);
+        self.stats.wall_contacts = self.scratch.contacts.len() - self.scratch.body_contact_count;
+    }
+
+    /// Writes the solved velocities back (the end of `solve_velocities`), clamps the speeds
+    /// (§12), then semi-implicit Euler's second half with the NEW velocity (§3), body by
+    /// body in one pass over the slots (each touches only its own body). On
+    /// the way it copies what the projection starts from, each slot's position now and at
+    /// the step start (zero for empty slots and the walls), saving it a pass of its own.
+    pub(super) fn integrate_positions(&mut self, dt: f32) {
+        let max_speed = self.config.max_speed;
+        let max_spin = self.config.max_angular_speed();
+        // Written once each into the spare capacity: cheaper than a push per slot, and
+        // than filling with zeros first.
+        let n = self.slots.len() + WALL_COUNT;
+        let positions = room_for(&mut self.scratch.positions, n);
+        let starts = room_for(&mut self.scratch.start_positions, n);
+        let copies = positions.iter_mut().zip(starts.iter_mut());
+        // Sliced to `n`: the zip is then exactly `n` long whatever the solver arrays hold.
+        let mut per_slot = self.scratch.solver.bodies[..n].iter().zip(copies);
+        // `&mut per_slot`: the zip stops at the last slot, leaving the walls' entries.
+        for (slot, (solved, (position, start))) in self.slots.iter_mut().zip(&mut per_slot) {
+            let Some(body) = slot.body.as_mut() else {
+                position.write(Vec2::ZERO);
+                start.write(Vec2::ZERO);
+                continue;
+            };
+            if is_awake_dynamic(body) {
+                // The end of the velocity solve: its velocities back to the body.
+                body.velocity = solved.velocity;
+                body.angular_velocity = solved.angular_velocity;
+                clamp_speed(body, max_speed, max_spin);
+                integrate_position(body, dt);
+            }
+            position.write(body.position);
+            start.write(body.previous_position);
+        }
+        for (_, (position, start)) in per_slot {
+            position.write(Vec2::ZERO);
+            start.write(Vec2::ZERO);
+        }
+        // SAFETY: the first `n` entries of both were written above, one per slot and one
+        // per wall (`room_for` made room for `n`).
+        unsafe {
+            self.scratch.positions.set_len(n);
+            self.scratch.start_positions.set_len(n);
+        }
+    }
+
+    /// Position projection over all contacts (§10, R-POS-1, R-POS-2).
+    pub(super) fn correct_positions(&mut self, dt: f32) {
+        // `positions` and `start_positions` were filled by `integrate_positions`, the
+        // projection's contacts by `solve_velocities`.
+        self.scratch.projection.run_added(
+            &mut self.scratch.positions,
+            &self.scratch.start_positions,
+            &ProjectionSettings {
+                iterations: self.config.position_iterations,
+                factor: self.config.position_correction_factor,
+                slop: self.config.penetration_slop,
+                max_correction: self.config.max_position_correction,
+            },
+        );
+        // The brake reads only its own body's projected position: it runs as each body is
+        // written back, saving a pass over the bodies.
+        let brake = WallBrake {
+            walls: &self.walls,
+            min: self.bounds_min,
+            max: self.bounds_max,
+            limit: self.config.max_wall_penetration,
+        };
+        // A body the projection (or the brake) moves is not at rest, whatever its velocity
+        // (§11, see `update_sleep`): it moved farther than `sleep_linear_speed · dt`.
+        let still = self.config.sleep_linear_speed * dt;
+        let still_squared = still * still;
+        let pushed = &mut self.scratch.pushed;
+        pushed.clear();
+        pushed.resize(self.slots.len(), false);
+        let mut braked = 0;
+        let per_slot = self.slots.iter_mut().zip(&self.scratch.positions).zip(pushed.iter_mut());
+        for ((slot, &position), pushed) in per_slot {
+            if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
+                let integrated = body.position;
+                body.position = position;
+                braked += usize::from(brake.apply(body));
+                *pushed = (body.position - integrated).length_squared() > still_squared;
+            }
+        }
+        self.stats.braked = braked;
+    }
+}
+
+/// A held body heads for its target: `v = (target − position)·rate` (§13, R-DRAG-1).
+pub(super) fn apply_drag(body: &mut Body, rate: f32) {
+    if body.held {
+        body.velocity = (body.drag_target - body.position) * rate;
+    }
+}
+
+/// Keeps the pose for interpolation and the velocity for restitution (§3, §7).
+pub(super) fn remember_state(body: &mut Body) {
+    body.previous_position = body.position;
+    body.previous_angle = body.angle;
+    body.previous_velocity = body.velocity;
+    body.previous_angular_velocity = body.angular_velocity;
+}
+
+/// Semi-implicit Euler, first half: `v ← v + g·dt` (§3, R-INT-1), with `dv = g·dt` (only
+/// called with gravity on). Held bodies are carried by the hand and feel no gravity
+/// (R-DRAG-2); sleepers are frozen (R-SLP-3).
+pub(super) fn integrate_velocity(body: &mut Body, dv: Vec2) {
+    if is_awake_dynamic(body) && !body.held {
+        body.velocity += dv;
+    }
+}
+
+/// Clamps |v| to `max_speed` and |ω| to `max_spin = max_speed / MIN_BODY_SIZE` (§12,
+/// R-TUN-1).
+///
+/// The spin is clamped by `f32::clamp`'s two compares, written out: `f32::clamp` also
+/// checks `min ≤ max` for every body (a compare and branch the loop could not hoist), and
+/// `max_spin` is positive.
+pub(super) fn clamp_speed(body: &mut Body, max_speed: f32, max_spin: f32) {
+    body.velocity = body.velocity.clamp_length_max(max_speed);
+    let spin = body.angular_velocity;
+    let spin = if spin < -max_spin { -max_spin } else { spin };
+    body.angular_velocity = if spin > max_spin { max_spin } else { spin };
+}
+
+/// Semi-implicit Euler, second half: `x ← x + v·dt`, `θ ← θ + ω·dt` with the NEW velocity
+/// (§3, R-INT-1).
+pub(super) fn integrate_position(body: &mut Body, dt: f32) {
+    body.position += body.velocity * dt;
+    body.angle += body.angular_velocity * dt;
+}
