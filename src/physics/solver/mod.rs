@@ -63,6 +63,8 @@
 
 mod contact;
 mod contact_cache;
+mod impulse;
+mod lane;
 mod order;
 mod position;
 mod restitution;

@@ -5,6 +5,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 use glam::Vec4;
 
 use super::LANES;
+use crate::physics::solver::lane::Lane;
 
 /// One field of a group: a value per lane.
 pub(super) type Lanes = [f32; LANES];
@@ -13,22 +14,16 @@ pub(super) type Lanes = [f32; LANES];
 /// register (`__m128`) operated on with the SSE2 instructions every x86_64 processor has, and
 /// elsewhere glam's portable (NEON, wasm or scalar) version.
 ///
-/// Why not `[f32; 4]` with per-lane loops: LLVM split the arrays into scalars and
-/// re-vectorized them along the wrong axis (a body's x and y in one register), with shuffles
-/// around most operations; the solve took 275 instructions per linear group instead of ~110.
+/// A register type rather than `[f32; 4]` with per-lane loops: LLVM splits such arrays into
+/// scalars and re-vectorizes them along the wrong axis (a body's x and y in one register),
+/// with shuffles around most operations.
 ///
 /// Each operator is one IEEE operation per lane, no fused multiply-add, so every lane rounds
-/// as the scalar solve does.
+/// as the scalar solve does (see [`Lane`]).
 #[derive(Clone, Copy, Debug)]
 pub struct F4(pub(super) Vec4);
 
 impl F4 {
-    /// All lanes 0.
-    #[inline(always)]
-    pub(super) fn zero() -> F4 {
-        F4(Vec4::ZERO)
-    }
-
     /// The lanes of `values`, lane 0 first.
     #[inline(always)]
     pub(super) fn new(values: Lanes) -> F4 {
@@ -40,27 +35,29 @@ impl F4 {
     pub(super) fn to_array(self) -> Lanes {
         self.0.to_array()
     }
+}
 
-    /// `max(x, low)` per lane, the scalar `if x > low { x } else { low }`: on x86_64 glam's
-    /// `max` is `maxps(x, low)`, which returns its first operand where it is greater and
-    /// the second otherwise: the same select.
+impl Lane for F4 {
+    const ZERO: F4 = F4(Vec4::ZERO);
+
+    /// On x86_64 glam's `max` is `maxps(x, low)`, which returns its first operand where it
+    /// is greater and the second otherwise: the select of `f32`'s `at_least`.
     #[inline(always)]
-    pub(super) fn at_least(self, low: F4) -> F4 {
+    fn at_least(self, low: F4) -> F4 {
         F4(self.0.max(low.0))
     }
 
-    /// `1/k` per lane, or 0 where `k ≤ 0`, as the scalar `inverse_or_zero`: `divps` rounds
-    /// each lane as `divss` does.
+    /// `minps(x, limit)` (x where it is less, else limit), then `maxps` with `−limit`: the
+    /// selects of `f32`'s `within`, in the same order.
     #[inline(always)]
-    pub(super) fn inverse_or_zero(self) -> F4 {
-        F4(Vec4::select(self.0.cmpgt(Vec4::ZERO), Vec4::ONE / self.0, Vec4::ZERO))
+    fn within(self, limit: F4) -> F4 {
+        F4(self.0.min(limit.0).max(-limit.0))
     }
 
-    /// `x` clamped to `[−limit, limit]` per lane, as the scalar `within`: the upper bound
-    /// first (`minps(x, limit)`: x where it is less, else limit), then the lower.
+    /// `divps` rounds each lane as `divss` does; the compare selects 0 where `k ≤ 0`.
     #[inline(always)]
-    pub(super) fn within(self, limit: F4) -> F4 {
-        F4(self.0.min(limit.0).max(-limit.0))
+    fn inverse_or_zero(self) -> F4 {
+        F4(Vec4::select(self.0.cmpgt(Vec4::ZERO), Vec4::ONE / self.0, Vec4::ZERO))
     }
 }
 

@@ -48,12 +48,14 @@
 use glam::{Vec2, Vec4};
 
 use super::contact::{SolverBodies, SolverBody, SolverContact, set_levers_and_bounce};
+use super::impulse::EffectiveMasses;
 #[cfg(doc)]
 use super::{order::SolveOrder, scalar::solve_in_order};
 use group::{LinearGroup, RollingGroup};
 
 mod f4;
 mod group;
+
 #[cfg(test)]
 mod tests;
 
@@ -331,9 +333,8 @@ impl WideContacts {
         for (group, indices) in self.linear.iter().zip(&self.linear_contacts) {
             for (lane, &index) in indices.iter().enumerate() {
                 if let Some(c) = contacts.get_mut(index as usize) {
-                    c.normal_mass = group.normal_mass[lane];
-                    c.tangent_mass = group.normal_mass[lane];
-                    c.rolling_mass = 0.0;
+                    let normal = group.normal_mass[lane];
+                    c.set_masses(EffectiveMasses { normal, tangent: normal, rolling: 0.0 });
                     c.normal_impulse = group.normal_impulse[lane];
                     c.tangent_impulse = group.tangent_impulse[lane];
                 }
@@ -342,9 +343,11 @@ impl WideContacts {
         for (group, indices) in self.rolling.iter().zip(&self.rolling_contacts) {
             for (lane, &index) in indices.iter().enumerate() {
                 if let Some(c) = contacts.get_mut(index as usize) {
-                    c.normal_mass = group.normal_mass[lane];
-                    c.tangent_mass = group.tangent_mass[lane];
-                    c.rolling_mass = group.rolling_mass[lane];
+                    c.set_masses(EffectiveMasses {
+                        normal: group.normal_mass[lane],
+                        tangent: group.tangent_mass[lane],
+                        rolling: group.rolling_mass[lane],
+                    });
                     c.normal_impulse = group.normal_impulse[lane];
                     c.tangent_impulse = group.tangent_impulse[lane];
                     c.rolling_impulse = group.rolling_impulse[lane];
