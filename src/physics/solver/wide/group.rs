@@ -10,42 +10,56 @@ use crate::physics::solver::impulse::{
 };
 use crate::physics::solver::lane::Lane;
 
+/// The velocity entry at byte `offset` of `velocities`, without a bounds check: the one
+/// `unsafe` of the wide kernel. A checked index on each of the 16 loads and stores of a
+/// group solve would cost a compare and a branch each in the innermost loop.
+///
+/// Sound because `velocities` is always [`WideContacts`](super::WideContacts)' own and
+/// `offset` one of the body offsets its groups hold (the gathers and scatters of the group
+/// solves are the only callers, and [`WideContacts::solve`](super::WideContacts::solve) is
+/// the only caller of those). Every such offset is `ENTRY_BYTES · i` with
+/// `i < velocities.len()`:
+/// * only [`load`](super::WideContacts::load) writes the offsets and the velocities (the
+///   fields are private to `wide`; `solve` and `store` change neither the groups' offsets nor
+///   the length of the velocities);
+/// * `load` fills the velocities with one entry per solver body and then the sink, so
+///   `velocities.len() = bodies.len() + 1`, and the sink is entry `bodies.len()`;
+/// * each offset `load` writes is `offset_of(i)` (which it asserts does not overflow) of the
+///   sink's index (dummy lanes, stores of immovable bodies) or of a contact's `c.a` or `c.b`,
+///   which `load` has used to index `bodies.bodies` (a checked index, which panics before the
+///   group is written if it is out of range), so less than `bodies.len()`;
+/// * `load` writes every lane of every group it keeps (the groups keep last step's contents,
+///   whose indices may be out of range now): the contacts' lanes and the dummy lanes, and it
+///   asserts that each colour received exactly its count of contacts, which is what makes
+///   the contacts' lanes exactly the lanes that are not dummies. A `load` that panics leaves
+///   no batch, so `solve` solves no group;
+/// * before the first `load` (`WideContacts::default()`) there are no groups.
+#[inline(always)]
+fn entry(velocities: &mut [Vec4], offset: u32) -> &mut Vec4 {
+    debug_assert!(offset.is_multiple_of(ENTRY_BYTES), "offset {offset} is not an entry's");
+    debug_assert!(((offset / ENTRY_BYTES) as usize) < velocities.len(), "offset {offset}");
+    // SAFETY: `offset = ENTRY_BYTES · i` with `i < velocities.len()` (see above), so this is
+    // entry i: in bounds, aligned, and borrowed through the `&mut` of `velocities`.
+    unsafe { &mut *velocities.as_mut_ptr().byte_add(offset as usize) }
+}
+
 /// Loads the velocities `(v.x, v.y, ω, 0)` of the bodies at byte `offsets` and transposes
 /// them into lanes (glam's `Mat4::transpose`, 8 shuffles).
-///
-/// # Safety
-/// Every offset must be `ENTRY_BYTES · i` with `i < velocities.len()`. The groups of
-/// `WideContacts` guarantee it for their own velocities (see `WideContacts::solve`).
 #[inline(always)]
-unsafe fn gather(velocities: &[Vec4], offsets: &[u32; LANES]) -> Velocity<F4> {
-    let base = velocities.as_ptr();
-    let [a, b, c, d] = offsets.map(|offset| {
-        debug_assert!(offset % ENTRY_BYTES == 0);
-        debug_assert!(((offset / ENTRY_BYTES) as usize) < velocities.len());
-        // SAFETY: the caller guarantees `offset = ENTRY_BYTES · i` with
-        // `i < velocities.len()`: this is entry i, in bounds and aligned.
-        unsafe { *base.byte_add(offset as usize) }
-    });
+fn gather(velocities: &mut [Vec4], offsets: &[u32; LANES]) -> Velocity<F4> {
+    let [a, b, c, d] = offsets.map(|offset| *entry(velocities, offset));
     let lanes = Mat4::from_cols(a, b, c, d).transpose();
     Velocity { x: F4(lanes.x_axis), y: F4(lanes.y_axis), angular: F4(lanes.z_axis) }
 }
 
 /// Transposes the lanes back into `(v.x, v.y, ω, 0)` per body and stores them at byte
 /// offsets `targets` (the body, or the sink for immovable bodies and dummy lanes).
-///
-/// # Safety
-/// Every target must be `ENTRY_BYTES · i` with `i < velocities.len()`, as for [`gather`].
 #[inline(always)]
-unsafe fn scatter(v: &Velocity<F4>, velocities: &mut [Vec4], targets: &[u32; LANES]) {
+fn scatter(v: &Velocity<F4>, velocities: &mut [Vec4], targets: &[u32; LANES]) {
     let bodies = Mat4::from_cols(v.x.0, v.y.0, v.angular.0, Vec4::ZERO).transpose();
     let columns = [bodies.x_axis, bodies.y_axis, bodies.z_axis, bodies.w_axis];
-    let base = velocities.as_mut_ptr();
     for (&target, column) in targets.iter().zip(columns) {
-        debug_assert!(target % ENTRY_BYTES == 0);
-        debug_assert!(((target / ENTRY_BYTES) as usize) < velocities.len());
-        // SAFETY: the caller guarantees `target = ENTRY_BYTES · i` with
-        // `i < velocities.len()`: this is entry i, in bounds and aligned.
-        unsafe { *base.byte_add(target as usize) = column };
+        *entry(velocities, target) = column;
     }
 }
 
@@ -149,13 +163,11 @@ impl LinearGroup {
 
     /// One solve of the four contacts ([`impulse::solve_linear`]).
     ///
-    /// # Safety
-    /// Every offset in `a`, `b`, `store_a` and `store_b` must be `ENTRY_BYTES · i` with
-    /// `i < velocities.len()`.
+    /// `velocities` must be those of the [`WideContacts`](super::WideContacts) that holds
+    /// this group: its offsets are read without bounds checks (see [`entry`]).
     #[inline(always)]
-    pub(super) unsafe fn solve(&mut self, velocities: &mut [Vec4]) {
-        // SAFETY: the caller guarantees that the four offset lists are in range.
-        let (mut a, mut b) = unsafe { (gather(velocities, &self.a), gather(velocities, &self.b)) };
+    pub(super) fn solve(&mut self, velocities: &mut [Vec4]) {
+        let (mut a, mut b) = (gather(velocities, &self.a), gather(velocities, &self.b));
         let normal_mass = F4::new(self.normal_mass);
         // The levers and the rolling terms are not read by `solve_linear`.
         let constraint = Constraint {
@@ -179,11 +191,8 @@ impl LinearGroup {
         impulse::solve_linear(&constraint, &self.inverse_masses(), &mut impulses, &mut a, &mut b);
         self.normal_impulse = impulses.normal.to_array();
         self.tangent_impulse = impulses.tangent.to_array();
-        // SAFETY: as for the gathers.
-        unsafe {
-            scatter(&a, velocities, &self.store_a);
-            scatter(&b, velocities, &self.store_b);
-        }
+        scatter(&a, velocities, &self.store_a);
+        scatter(&b, velocities, &self.store_b);
     }
 }
 
@@ -322,13 +331,11 @@ impl RollingGroup {
 
     /// One solve of the four contacts ([`impulse::solve_rolling`]).
     ///
-    /// # Safety
-    /// Every offset in `a`, `b`, `store_a` and `store_b` must be `ENTRY_BYTES · i` with
-    /// `i < velocities.len()`.
+    /// `velocities` must be those of the [`WideContacts`](super::WideContacts) that holds
+    /// this group: its offsets are read without bounds checks (see [`entry`]).
     #[inline(always)]
-    pub(super) unsafe fn solve(&mut self, velocities: &mut [Vec4]) {
-        // SAFETY: the caller guarantees that the four offset lists are in range.
-        let (mut a, mut b) = unsafe { (gather(velocities, &self.a), gather(velocities, &self.b)) };
+    pub(super) fn solve(&mut self, velocities: &mut [Vec4]) {
+        let (mut a, mut b) = (gather(velocities, &self.a), gather(velocities, &self.b));
         let constraint = Constraint {
             normal: (F4::new(self.normal_x), F4::new(self.normal_y)),
             normal_levers: (F4::new(self.normal_lever_a), F4::new(self.normal_lever_b)),
@@ -351,10 +358,7 @@ impl RollingGroup {
         self.normal_impulse = impulses.normal.to_array();
         self.tangent_impulse = impulses.tangent.to_array();
         self.rolling_impulse = impulses.rolling.to_array();
-        // SAFETY: as for the gathers.
-        unsafe {
-            scatter(&a, velocities, &self.store_a);
-            scatter(&b, velocities, &self.store_b);
-        }
+        scatter(&a, velocities, &self.store_a);
+        scatter(&b, velocities, &self.store_b);
     }
 }

@@ -292,36 +292,18 @@ impl WideContacts {
     /// contacts one by one), each batch's groups in order. Equal to [`solve_in_order`] over
     /// [`SolveOrder::order`].
     ///
-    /// The groups gather and scatter without bounds checks (they were ~48 instructions per
-    /// group, a sixth of a linear group's solve). Every body offset a group holds is
-    /// `ENTRY_BYTES · i` with `i < self.velocities.len()`:
-    /// * only [`load`](Self::load) writes the groups and the velocities (the fields are
-    ///   private, and `solve` and [`store`](Self::store) change neither the groups' offsets
-    ///   nor the length of the velocities);
-    /// * `load` fills the velocities with one entry per solver body and then the sink, so
-    ///   `self.velocities.len() = bodies.len() + 1`, and the sink is entry `bodies.len()`;
-    /// * each offset `load` writes is `offset_of(i)` (which it asserts does not overflow)
-    ///   of the sink's index (dummy lanes, stores of immovable bodies) or of a contact's
-    ///   `c.a` or `c.b`, which `load` has used to index `bodies.bodies` (a checked index,
-    ///   which panics before the group is written if it is out of range), so less than
-    ///   `bodies.len()`;
-    /// * `load` writes every lane of every group it keeps (the groups keep last step's
-    ///   contents, whose indices may be out of range now): the contacts' lanes and the dummy
-    ///   lanes, and it asserts that each colour received exactly its count of contacts,
-    ///   which is what makes the contacts' lanes exactly the lanes that are not dummies;
-    /// * before the first `load` (`WideContacts::default()`) there are no groups.
+    /// The groups read and write the velocities without bounds checks; `group::entry` says
+    /// why every offset they hold is in range.
     pub fn solve(&mut self) {
         let velocities = &mut self.velocities[..];
         let (mut linear_start, mut rolling_start) = (0, 0);
         for batch in &self.batches {
             let (linear_end, rolling_end) = (batch.linear_end as usize, batch.rolling_end as usize);
             for group in &mut self.linear[linear_start..linear_end] {
-                // SAFETY: the group's offsets are in range, as argued above.
-                unsafe { group.solve(velocities) };
+                group.solve(velocities);
             }
             for group in &mut self.rolling[rolling_start..rolling_end] {
-                // SAFETY: the group's offsets are in range, as argued above.
-                unsafe { group.solve(velocities) };
+                group.solve(velocities);
             }
             (linear_start, rolling_start) = (linear_end, rolling_end);
         }
