@@ -155,25 +155,23 @@ impl ContactCache {
         for g in 2..self.group_start.len() {
             self.group_start[g] += self.group_start[g - 1];
         }
-        // Each entry is written once into the spare capacity: filling the buffer with
-        // defaults first cost a 40-byte store per contact every step.
+        // Each entry is written once, over an earlier step's entries: `spare` holds the
+        // entries of the step before (swapped out below), and only the part beyond their
+        // count is filled with defaults first, so a steady step stores each entry once.
         self.next_start.clear();
         self.next_start.extend_from_slice(&self.group_start[2..]);
-        self.spare.clear();
-        self.spare.reserve(total);
-        let room = &mut self.spare.spare_capacity_mut()[..total];
+        self.spare.resize(total, Entry::default());
+        let room = &mut self.spare[..];
         let kept = self.entries.iter().filter(|e| !e.taken).copied();
         for e in kept.chain(fresh.map(|(key, impulse)| Entry { key, impulse, taken: false })) {
             let cursor = &mut self.group_start[group_of(e.key) + 1];
-            room[*cursor as usize].write(e);
+            room[*cursor as usize] = e;
             *cursor += 1;
         }
         // Group g's cursor started at its first entry and moved one entry per write; if
         // every cursor ended at the next group's start, each group got exactly its count
-        // and all `total` entries were written once.
+        // and all `total` entries were written once (none is left from the earlier step).
         assert_eq!(self.group_start[1..self.group_start.len() - 1], self.next_start[..], "groups");
-        // SAFETY: by the assert, the first `total` entries were written.
-        unsafe { self.spare.set_len(total) };
         std::mem::swap(&mut self.entries, &mut self.spare);
         self.group_start.pop();
     }
