@@ -55,7 +55,7 @@ pub(super) fn inverse_masses(a: &SolverBody, b: &SolverBody) -> InverseMasses<f3
 }
 
 /// The bodies the solver works on, one entry per solver index (bodies by slot, then the four
-/// walls with inverse mass 0), and what `prepare` needs of the step start.
+/// walls with inverse mass 0), and what the bounce targets need of the step start.
 #[derive(Clone, Debug, Default)]
 pub struct SolverBodies {
     /// Velocities and inverse masses.
@@ -113,8 +113,9 @@ pub struct SolverContact {
     pub bounce_velocity: f32,
     /// Accumulated normal impulse P_n ≥ 0 of the passes, kept for warm starting.
     pub normal_impulse: f32,
-    /// The bounce added by [`restitute`] (§7); `normal_impulse + restitution_impulse ≥ 0`.
-    /// A bounce is not a load, so it is not carried to the next step.
+    /// The bounce added by [`restitute`](super::restitution::restitute) (§7);
+    /// `normal_impulse + restitution_impulse ≥ 0`. A bounce is not a load, so it is not
+    /// carried to the next step.
     pub restitution_impulse: f32,
     /// Accumulated friction impulse, |P_t| ≤ μ·P_n.
     pub tangent_impulse: f32,
@@ -201,7 +202,7 @@ impl SolverContact {
             (p.normal, p.tangent, p.rolling);
     }
 
-    /// Takes the effective masses [`prepare`](super::scalar::prepare) or the wide load
+    /// Takes the effective masses the scalar `prepare` or the wide load
     /// computed.
     #[inline(always)]
     pub(super) fn set_masses(&mut self, masses: EffectiveMasses<f32>) {
@@ -210,9 +211,14 @@ impl SolverContact {
     }
 }
 
-/// The part of [`prepare`](super::scalar::prepare) that needs no inverse masses: the levers `r × n`, `r × t` and the
-/// bounce target `−e·v_n` of the step start (0 below the threshold or when held).
-/// `start_velocity` and `held` are those of [`SolverBodies`].
+/// The part of a contact's preparation that needs no inverse masses: the levers `r × n`,
+/// `r × t` and the bounce target `−e·v_n` of the step start (§7). `start_velocity` and
+/// `held` are those of [`SolverBodies`].
+///
+/// The bounce uses the velocities at the start of the step, before gravity and warm start:
+/// with the velocity after gravity, a ball would leave with `e·(v + g·dt)` instead of `e·v`,
+/// and an e = 1 ball would gain height on every bounce (R-RES-5). Below
+/// `restitution_threshold` nothing bounces (R-RES-4), and held bodies never bounce (R-RES-6).
 #[inline(always)]
 pub(super) fn set_levers_and_bounce(
     c: &mut SolverContact,

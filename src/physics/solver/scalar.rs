@@ -10,16 +10,12 @@ use super::impulse;
 use super::order::SolveOrder;
 use crate::physics::math::tangent;
 
-/// Effective masses and the bounce target of every contact (§6, §7).
+/// Levers, bounce target ([`set_levers_and_bounce`]) and effective masses
+/// ([`effective_masses`](impulse::effective_masses)) of every contact (§6, §7).
 ///
-/// The bounce uses the velocities at the start of the step, before gravity and warm start:
-/// with the velocity after gravity, a ball would leave with `e·(v + g·dt)` instead of `e·v`,
-/// and an e = 1 ball would gain height on every bounce (R-RES-5). Below
-/// `restitution_threshold` nothing bounces (R-RES-4), and held bodies never bounce (R-RES-6).
-///
-/// The reference path: [`SolveOrder::solve_passes`] computes the same numbers (levers and
-/// bounce with `set_levers_and_bounce`, the masses four contacts at a time) while it lays
-/// the contacts out for the wide passes.
+/// The reference path: [`SolveOrder::solve_passes`] computes the same numbers with the same
+/// functions (the masses four contacts at a time) while it lays the contacts out for the
+/// wide passes.
 #[cfg(test)]
 pub fn prepare(contacts: &mut [SolverContact], bodies: &SolverBodies, restitution_threshold: f32) {
     for c in contacts {

@@ -10,9 +10,10 @@
 //! writes exactly the same numbers. Immovable bodies (walls, static and sleeping bodies,
 //! inverse mass 0) may appear in several lanes: they are read, never written, as in
 //! [`solve_in_order`]. Each lane performs the operations of the scalar solve in the same
-//! order with the same roundings (no fused multiply-add), so the velocities and impulses
-//! are bit-equal to the reference path's; the test at the end of this file checks that on
-//! random contact sets.
+//! order with the same roundings (no fused multiply-add): both call the same formulas of
+//! [`impulse`](super::impulse), on `f32` and on [`F4`](f4::F4) lanes, so the velocities and
+//! impulses are bit-equal to the reference path's; `wide_passes_equal_the_reference_bit_for_bit`
+//! (in `wide/tests.rs`) checks that on random contact sets.
 //!
 //! # Layout
 //! Per step, [`WideContacts::load`] does the work of the scalar `prepare` (levers, bounce
@@ -28,17 +29,17 @@
 //!   per field), padded with dummy lanes that point at the sink and whose masses and
 //!   inverse masses are all 0: a dummy lane computes a zero impulse.
 //!
-//! The scalar solve has two kinds of contact, and so do the groups:
-//! * **linear**: neither body can turn (`rolling_mass` 0: boxes, walls, static bodies). The
-//!   scalar path drops the angular terms (`solve_linear`); so does `LinearGroup::solve`.
-//! * **rolling**: at least one body turns (circles). Normal and friction with the lever
-//!   terms, then rolling resistance, as in the general scalar path (`RollingGroup::solve`).
+//! The scalar solve has two kinds of contact, and so do the groups (`wide/group.rs`):
+//! * **linear**: neither body can turn (`rolling_mass` 0: boxes, walls, static bodies):
+//!   [`impulse::solve_linear`](super::impulse::solve_linear), in `LinearGroup`s.
+//! * **rolling**: at least one body turns (circles):
+//!   [`impulse::solve_rolling`](super::impulse::solve_rolling), in `RollingGroup`s.
 //!
 //! Within a colour the order of contacts does not change the result, so each colour's
 //! linear contacts fill linear groups and its rolling contacts rolling groups: one *batch*.
 //! The contacts of the overflow colour (more than 64 colours needed) share bodies and must be
 //! solved one after the other in list order, after the wide colours, as in
-//! [`SolveOrder::order`]: each gets a batch of its own, one group with three dummy lanes.
+//! `SolveOrder::order`: each gets a batch of its own, one group with three dummy lanes.
 //!
 //! [`WideContacts::store`] copies the effective masses and the accumulated impulses back into
 //! the [`SolverContact`]s, where warm starting, the bounce pass and the contact reports read
@@ -120,7 +121,7 @@ impl WideContacts {
     ///
     /// The groups are sized from the counts first, so that one pass over the contacts in
     /// list order can put each into its place: colour k's linear contacts fill its linear
-    /// groups in list order, lane after lane, as they come in [`SolveOrder::order`]; each
+    /// groups in list order, lane after lane, as they come in `SolveOrder::order`; each
     /// overflow contact gets the next overflow group and a batch of its own.
     pub fn load(
         &mut self,
@@ -165,10 +166,10 @@ impl WideContacts {
             (linear_groups + overflow_linear) as usize,
             (rolling_groups + overflow_rolling) as usize,
         );
-        // The groups keep last step's contents: filling every group with dummies first cost a
-        // copy of the whole group per group. Instead every lane is written once, below: a
-        // contact's lanes in the loop over the contacts, the dummy lanes (the tail of each
-        // colour's last group, lanes 1.. of each overflow group) here. The check after the
+        // The groups keep last step's contents: filling every group with dummies first would
+        // copy each whole group once more per step. Instead every lane is written once,
+        // below: a contact's lanes in the loop over the contacts, the dummy lanes (the tail
+        // of each colour's last group, lanes 1.. of each overflow group) here. The check after the
         // loop makes sure that each colour got exactly its count of contacts, so no lane keeps
         // an index of an earlier step (which [`solve`](Self::solve) relies on).
         self.linear.resize(linear_total, LinearGroup::dummy(sink));
@@ -290,7 +291,7 @@ impl WideContacts {
 
     /// One Gauss-Seidel pass: the batches in order (the wide colours, then the overflow
     /// contacts one by one), each batch's groups in order. Equal to [`solve_in_order`] over
-    /// [`SolveOrder::order`].
+    /// `SolveOrder::order`.
     ///
     /// The groups read and write the velocities without bounds checks; `group::entry` says
     /// why every offset they hold is in range.

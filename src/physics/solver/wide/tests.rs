@@ -106,13 +106,6 @@ fn contact_bits(c: &SolverContact) -> [u32; 13] {
     .map(f32::to_bits)
 }
 
-/// The wide path against the reference: the same random contact sets, warm started, then
-/// [`prepare`] and 8 passes of [`solve_in_order`] over the colour order on one copy, and
-/// [`SolveOrder::solve_passes`] (which prepares while it loads the groups) on the other.
-/// Each lane performs the scalar operations in the scalar order, so the prepared values,
-/// velocities and impulses must be bit-equal (not merely close); the sets cover both
-/// group kinds, partly filled groups, immovable bodies shared between lanes, held bodies,
-/// bounce targets, and the overflow colour.
 /// The world's fused pass equals `warm_start`, then `build`: the same velocities to the
 /// bit, the same colours and counts.
 #[test]
@@ -134,6 +127,13 @@ fn warm_start_and_build_equals_warm_start_then_build() {
     }
 }
 
+/// The wide path against the reference: the same random contact sets, warm started, then
+/// [`prepare`] and 8 passes of [`solve_in_order`] over the colour order on one copy, and
+/// [`SolveOrder::solve_passes`] (which prepares while it loads the groups) on the other.
+/// Each lane performs the scalar operations in the scalar order, so the prepared values,
+/// velocities and impulses must be bit-equal (not merely close); the sets cover both
+/// group kinds, partly filled groups, immovable bodies shared between lanes, held bodies,
+/// bounce targets, and the overflow colour.
 #[test]
 fn wide_passes_equal_the_reference_bit_for_bit() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
