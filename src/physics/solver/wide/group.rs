@@ -168,6 +168,7 @@ impl LinearGroup {
     #[inline(always)]
     pub(super) fn solve(&mut self, velocities: &mut [Vec4]) {
         let (mut a, mut b) = (gather(velocities, &self.a), gather(velocities, &self.b));
+        let m = self.inverse_masses();
         let normal_mass = F4::new(self.normal_mass);
         // The levers and the rolling terms are not read by `solve_linear`.
         let constraint = Constraint {
@@ -188,7 +189,7 @@ impl LinearGroup {
             tangent: F4::new(self.tangent_impulse),
             rolling: F4::ZERO,
         };
-        impulse::solve_linear(&constraint, &self.inverse_masses(), &mut impulses, &mut a, &mut b);
+        impulse::solve_linear(&constraint, &m, &mut impulses, &mut a, &mut b);
         self.normal_impulse = impulses.normal.to_array();
         self.tangent_impulse = impulses.tangent.to_array();
         scatter(&a, velocities, &self.store_a);
@@ -336,6 +337,7 @@ impl RollingGroup {
     #[inline(always)]
     pub(super) fn solve(&mut self, velocities: &mut [Vec4]) {
         let (mut a, mut b) = (gather(velocities, &self.a), gather(velocities, &self.b));
+        let m = self.inverse_masses();
         let constraint = Constraint {
             normal: (F4::new(self.normal_x), F4::new(self.normal_y)),
             normal_levers: (F4::new(self.normal_lever_a), F4::new(self.normal_lever_b)),
@@ -354,7 +356,7 @@ impl RollingGroup {
             tangent: F4::new(self.tangent_impulse),
             rolling: F4::new(self.rolling_impulse),
         };
-        impulse::solve_rolling(&constraint, &self.inverse_masses(), &mut impulses, &mut a, &mut b);
+        impulse::solve_rolling(&constraint, &m, &mut impulses, &mut a, &mut b);
         self.normal_impulse = impulses.normal.to_array();
         self.tangent_impulse = impulses.tangent.to_array();
         self.rolling_impulse = impulses.rolling.to_array();
