@@ -1,9 +1,10 @@
-//! The solver's view of bodies and contacts, and the formulas every solver path shares:
-//! the effective mass, the single-contact impulse, the levers and bounce target, and the
-//! accumulated-impulse clamps (§6–§9).
+//! The solver's view of bodies and contacts, their views as one lane of the impulse
+//! formulas ([`impulse`](super::impulse)), and the levers and bounce target every solver
+//! path computes alike (§6, §7).
 
 use glam::Vec2;
 
+use super::impulse::{Constraint, EffectiveMasses, Impulses, InverseMasses, Velocity};
 use crate::physics::math::{cross, cross_scalar_vec, tangent};
 
 /// What the inner loop reads and writes of one body: 20 bytes, so a body's velocity and its
@@ -28,33 +29,33 @@ impl SolverBody {
         self.velocity += p * (sign * self.inverse_mass);
         self.angular_velocity += sign * self.inverse_inertia * (cross(r, p) + angular);
     }
+
+    /// The velocities as the impulse formulas read them.
+    #[inline(always)]
+    pub(super) fn velocities(&self) -> Velocity<f32> {
+        Velocity { x: self.velocity.x, y: self.velocity.y, angular: self.angular_velocity }
+    }
+
+    /// Takes the velocities the impulse formulas computed.
+    #[inline(always)]
+    pub(super) fn set_velocities(&mut self, v: Velocity<f32>) {
+        (self.velocity, self.angular_velocity) = (Vec2::new(v.x, v.y), v.angular);
+    }
 }
 
-/// The velocity of B's contact point relative to A's, along the unit direction `d`, with the
-/// levers `(r_A × d, r_B × d)`:
-/// `v_rel·d = (v_B − v_A)·d + ω_B (r_B × d) − ω_A (r_A × d)`, because `(ω × r)·d = ω (r × d)`.
-#[inline]
-pub(super) fn relative_speed(a: &SolverBody, b: &SolverBody, d: Vec2, levers: (f32, f32)) -> f32 {
-    (b.velocity - a.velocity).dot(d) + b.angular_velocity * levers.1 - a.angular_velocity * levers.0
-}
-
-/// Applies `λ` along `d` at the given levers: minus on A, plus on B.
-#[inline]
-pub(super) fn push_apart(
-    a: &mut SolverBody,
-    b: &mut SolverBody,
-    d: Vec2,
-    levers: (f32, f32),
-    lambda: f32,
-) {
-    a.velocity -= d * (lambda * a.inverse_mass);
-    a.angular_velocity -= lambda * a.inverse_inertia * levers.0;
-    b.velocity += d * (lambda * b.inverse_mass);
-    b.angular_velocity += lambda * b.inverse_inertia * levers.1;
+/// The inverse masses of bodies `a` and `b` as the impulse formulas read them.
+#[inline(always)]
+pub(super) fn inverse_masses(a: &SolverBody, b: &SolverBody) -> InverseMasses<f32> {
+    InverseMasses {
+        mass_a: a.inverse_mass,
+        mass_b: b.inverse_mass,
+        inertia_a: a.inverse_inertia,
+        inertia_b: b.inverse_inertia,
+    }
 }
 
 /// The bodies the solver works on, one entry per solver index (bodies by slot, then the four
-/// walls with inverse mass 0), and what `prepare` needs of the step start.
+/// walls with inverse mass 0), and what the bounce targets need of the step start.
 #[derive(Clone, Debug, Default)]
 pub struct SolverBodies {
     /// Velocities and inverse masses.
@@ -112,8 +113,9 @@ pub struct SolverContact {
     pub bounce_velocity: f32,
     /// Accumulated normal impulse P_n ≥ 0 of the passes, kept for warm starting.
     pub normal_impulse: f32,
-    /// The bounce added by [`restitute`] (§7); `normal_impulse + restitution_impulse ≥ 0`.
-    /// A bounce is not a load, so it is not carried to the next step.
+    /// The bounce added by [`restitute`](super::restitution::restitute) (§7);
+    /// `normal_impulse + restitution_impulse ≥ 0`. A bounce is not a load, so it is not
+    /// carried to the next step.
     pub restitution_impulse: f32,
     /// Accumulated friction impulse, |P_t| ≤ μ·P_n.
     pub tangent_impulse: f32,
@@ -164,29 +166,59 @@ impl SolverContact {
     pub fn total_normal_impulse(&self) -> f32 {
         self.normal_impulse + self.restitution_impulse
     }
+
+    /// What the impulse formulas read of this contact.
+    #[inline(always)]
+    pub(super) fn constraint(&self) -> Constraint<f32> {
+        Constraint {
+            normal: (self.normal.x, self.normal.y),
+            normal_levers: self.normal_levers,
+            tangent_levers: self.tangent_levers,
+            masses: EffectiveMasses {
+                normal: self.normal_mass,
+                tangent: self.tangent_mass,
+                rolling: self.rolling_mass,
+            },
+            friction: self.friction,
+            rolling_limit: self.rolling_limit,
+            bounce: self.bounce_velocity,
+        }
+    }
+
+    /// The accumulated impulses of the passes.
+    #[inline(always)]
+    pub(super) fn impulses(&self) -> Impulses<f32> {
+        Impulses {
+            normal: self.normal_impulse,
+            tangent: self.tangent_impulse,
+            rolling: self.rolling_impulse,
+        }
+    }
+
+    /// Takes the accumulated impulses the passes computed.
+    #[inline(always)]
+    pub(super) fn set_impulses(&mut self, p: Impulses<f32>) {
+        (self.normal_impulse, self.tangent_impulse, self.rolling_impulse) =
+            (p.normal, p.tangent, p.rolling);
+    }
+
+    /// Takes the effective masses the scalar `prepare` or the wide load
+    /// computed.
+    #[inline(always)]
+    pub(super) fn set_masses(&mut self, masses: EffectiveMasses<f32>) {
+        (self.normal_mass, self.tangent_mass, self.rolling_mass) =
+            (masses.normal, masses.tangent, masses.rolling);
+    }
 }
 
-/// `K = 1/m_A + 1/m_B + (r_A × d)²/I_A + (r_B × d)²/I_B` along direction `d` (§6, §8).
-#[inline]
-#[cfg(test)]
-pub fn effective_mass_denominator(
-    inverse_mass: (f32, f32),
-    inverse_inertia: (f32, f32),
-    r_a: Vec2,
-    r_b: Vec2,
-    d: Vec2,
-) -> f32 {
-    let ra_d = cross(r_a, d);
-    let rb_d = cross(r_b, d);
-    inverse_mass.0
-        + inverse_mass.1
-        + ra_d * ra_d * inverse_inertia.0
-        + rb_d * rb_d * inverse_inertia.1
-}
-
-/// The part of [`prepare`](super::scalar::prepare) that needs no inverse masses: the levers `r × n`, `r × t` and the
-/// bounce target `−e·v_n` of the step start (0 below the threshold or when held).
-/// `start_velocity` and `held` are those of [`SolverBodies`].
+/// The part of a contact's preparation that needs no inverse masses: the levers `r × n`,
+/// `r × t` and the bounce target `−e·v_n` of the step start (§7). `start_velocity` and
+/// `held` are those of [`SolverBodies`].
+///
+/// The bounce uses the velocities at the start of the step, before gravity and warm start:
+/// with the velocity after gravity, a ball would leave with `e·(v + g·dt)` instead of `e·v`,
+/// and an e = 1 ball would gain height on every bounce (R-RES-5). Below
+/// `restitution_threshold` nothing bounces (R-RES-4), and held bodies never bounce (R-RES-6).
 #[inline(always)]
 pub(super) fn set_levers_and_bounce(
     c: &mut SolverContact,
@@ -206,19 +238,6 @@ pub(super) fn set_levers_and_bounce(
     let held = held[a] || held[b];
     c.bounce_velocity =
         if impact < -restitution_threshold && !held { -c.restitution * impact } else { 0.0 };
-}
-
-/// `f32::max` (several instructions on x86) are not needed in the inner loop.
-#[inline]
-pub(super) fn at_least(x: f32, low: f32) -> f32 {
-    if x > low { x } else { low }
-}
-
-/// `x` clamped to `[−limit, limit]` (limit ≥ 0), the accumulated-impulse clamp.
-#[inline]
-pub(super) fn within(x: f32, limit: f32) -> f32 {
-    let x = if x < limit { x } else { limit };
-    if x > -limit { x } else { -limit }
 }
 
 /// Stores a solved body. Immovable ones (inverse mass 0) never change and are not written,

@@ -6,19 +6,19 @@
 //! the entries of sleeping pairs that were not in contact (they are needed when their island
 //! wakes).
 //!
-//! A hash map does this with one hashed removal and one hashed insertion per contact, which
-//! cost about 8 % of a settled rain step. Here the entries are instead grouped by one body:
-//! body A's for a body–body pair (the lower handle index, as the narrow phase orients
-//! pairs), the body's for a wall contact ([`group_body`]), with the groups numbered as the
-//! caller stores its bodies (the world numbers them by slot, so that a step's lookups, in
-//! contact order, read the cache in memory order). A body touches only a handful of others,
-//! so a lookup scans a few entries of one group. The groups are rebuilt at the end of every
+//! A hash map would do this with one hashed removal and one hashed insertion per contact.
+//! Here the entries are instead grouped by one body: body A's for a body–body pair (the
+//! lower handle index, as the narrow phase orients pairs), the body's for a wall contact
+//! ([`group_body`]), with the groups numbered as the caller stores its bodies (the world
+//! numbers them by slot, so that a step's lookups, in contact order, read the cache in
+//! memory order). A body touches only a handful of others, so a lookup scans a few entries
+//! of one group. The groups are rebuilt at the end of every
 //! step with a counting sort, O(entries + slots), without hashing; the buffers are kept, so
 //! the steady state allocates nothing.
 //!
 //! A lookup depends only on the key, never on where an entry lies, and each key is held at
 //! most once (every contact of a step was taken out before the step puts it back), so this
-//! gives exactly the hash map's answers; a test holds it to one under random use.
+//! gives exactly a hash map's answers; a test holds it to one under random use.
 
 use glam::Vec2;
 
@@ -45,7 +45,7 @@ pub struct CachedImpulse {
 struct Entry {
     key: PairKey,
     impulse: CachedImpulse,
-    /// Taken out by [`ContactCache::remove`] this step.
+    /// Taken out by [`Removals::remove`] this step.
     taken: bool,
 }
 
@@ -72,7 +72,7 @@ pub struct ContactCache {
 
 /// The cache as slices, for a run of removals: in a loop that also writes elsewhere (the
 /// step's contacts), their pointers and lengths stay in registers, where through the cache
-/// they were reloaded for every removal.
+/// they would be reloaded for every removal.
 pub struct Removals<'a> {
     group_start: &'a [u32],
     entries: &'a mut [Entry],
@@ -100,7 +100,7 @@ impl ContactCache {
         self.removals().remove(group, key)
     }
 
-    /// The cache for a run of [`remove`](Self::remove)s (see [`Removals`]).
+    /// The cache for a run of [`Removals::remove`]s.
     pub fn removals(&mut self) -> Removals<'_> {
         Removals { group_start: &self.group_start, entries: &mut self.entries }
     }
@@ -155,25 +155,23 @@ impl ContactCache {
         for g in 2..self.group_start.len() {
             self.group_start[g] += self.group_start[g - 1];
         }
-        // Each entry is written once into the spare capacity: filling the buffer with
-        // defaults first cost a 40-byte store per contact every step.
+        // Each entry is written once, over an earlier step's entries: `spare` holds the
+        // entries of the step before (swapped out below), and only the part beyond their
+        // count is filled with defaults first, so a steady step stores each entry once.
         self.next_start.clear();
         self.next_start.extend_from_slice(&self.group_start[2..]);
-        self.spare.clear();
-        self.spare.reserve(total);
-        let room = &mut self.spare.spare_capacity_mut()[..total];
+        self.spare.resize(total, Entry::default());
+        let room = &mut self.spare[..];
         let kept = self.entries.iter().filter(|e| !e.taken).copied();
         for e in kept.chain(fresh.map(|(key, impulse)| Entry { key, impulse, taken: false })) {
             let cursor = &mut self.group_start[group_of(e.key) + 1];
-            room[*cursor as usize].write(e);
+            room[*cursor as usize] = e;
             *cursor += 1;
         }
         // Group g's cursor started at its first entry and moved one entry per write; if
         // every cursor ended at the next group's start, each group got exactly its count
-        // and all `total` entries were written once.
+        // and all `total` entries were written once (none is left from the earlier step).
         assert_eq!(self.group_start[1..self.group_start.len() - 1], self.next_start[..], "groups");
-        // SAFETY: by the assert, the first `total` entries were written.
-        unsafe { self.spare.set_len(total) };
         std::mem::swap(&mut self.entries, &mut self.spare);
         self.group_start.pop();
     }
@@ -207,7 +205,7 @@ mod tests {
     }
 
     #[test]
-    fn cache_answers_as_the_hash_map_it_replaced_r_si_2() {
+    fn cache_answers_as_a_hash_map_would_r_si_2() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut cache = ContactCache::default();
         let mut reference: HashMap<PairKey, CachedImpulse> = HashMap::new();

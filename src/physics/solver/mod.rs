@@ -39,14 +39,13 @@
 //!
 //! **Restitution.** The passes drive a bouncing contact to its target `v_n' = −e·v_n` while
 //! every other contact keeps `v_n ≥ 0`: a pile that something bounced on is held up by the
-//! same passes, which keeps overlaps small (without targets in the passes, the rain scene
-//! ended with 1,500 pairs overlapping by more than 1 px instead of none). But when a
-//! bouncing body pushes a follower, the targets drive the follower to the leader's rebound
-//! speed (+20 % energy in the regression test). So an island with a bounce target that ends
-//! the passes with more kinetic energy than at the step start is solved again: inelastic
-//! passes, then one pass that adds each contact's own bounce ([`restitute`](restitution::restitute), the order Box2D
-//! v3 uses), and [`EnergyGuard`](restitution::EnergyGuard) scales the bounces of a simultaneous impact of three bodies
-//! down to the island's energy at the step start.
+//! same passes, which keeps overlaps small. But when a bouncing body pushes a follower, the
+//! targets drive the follower to the leader's rebound speed: energy from nothing. So an
+//! island with a bounce target that ends the passes with more kinetic energy than at the
+//! step start is solved again: inelastic passes, then one pass that adds each contact's own
+//! bounce ([`restitute`](restitution::restitute), the order Box2D v3 uses), and
+//! [`restitution::EnergyGuard`] scales the bounces of a simultaneous impact of
+//! three bodies down to the island's energy at the step start.
 //!
 //! Known limit: the descent starts from the warm start, which can lie above E₀. After an
 //! impact the carried impulses are far too large: when a heavy box rams a light one into a
@@ -55,14 +54,18 @@
 //! `a_heavy_box_ramming_a_light_one_into_a_wall_is_not_thrown_back_r_si_2`).
 //!
 //! # Layout
-//! Dependencies point one way: [`contact`] holds the types and the formulas every path
-//! shares; [`scalar`] solves one contact at a time (the reference); [`wide`] solves four
-//! contacts at a time and equals the reference bit for bit; [`order`] colours the contacts
-//! and runs the wide passes; [`restitution`] adds the bounces; [`position`] projects the
-//! positions out of overlap (§10); [`contact_cache`] keeps the impulses for warm starting.
+//! Dependencies point one way: [`lane`] is the number type the formulas are written over
+//! (`f32`, or four contacts' `F4`); [`impulse`] holds each formula of the passes once,
+//! generic over it; [`contact`] holds the solver's bodies and contacts; [`scalar`] solves one
+//! contact at a time (the reference); [`wide`] solves four contacts at a time with the same
+//! formulas and equals the reference bit for bit; [`order`] colours the contacts and runs the
+//! wide passes; [`restitution`] adds the bounces; [`position`] projects the positions out of
+//! overlap (§10); [`contact_cache`] keeps the impulses for warm starting.
 
 mod contact;
 mod contact_cache;
+mod impulse;
+mod lane;
 mod order;
 mod position;
 mod restitution;

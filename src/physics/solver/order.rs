@@ -18,7 +18,7 @@ use super::wide::{self, WideContacts};
 /// movable bodies has yet) is O(n); immovable partners (walls, static and sleeping bodies,
 /// inverse mass 0) are never written and conflict with nothing. Contacts beyond 64 colours
 /// go last, in list order. Gauss-Seidel converges in any order and this one is fixed, so the
-/// simulation stays deterministic. On the 820-box pyramid it halved the solve.
+/// simulation stays deterministic.
 #[derive(Clone, Debug, Default)]
 pub struct SolveOrder {
     body_colours: Vec<u64>,
@@ -33,9 +33,9 @@ pub struct SolveOrder {
 /// What [`SolveOrder`]'s colouring writes (see `SolveOrder::colouring`).
 struct Colouring<'a> {
     body_colours: &'a mut [u64],
-    /// One per contact, sized by `reset`, written in list order: the next at `coloured`. (A
-    /// push checked for room and reloaded the vector's length, capacity and pointer each
-    /// time.)
+    /// One per contact, sized by `reset`, written in list order: the next at `coloured` (a
+    /// push would check for room and reload the vector's length, capacity and pointer each
+    /// time).
     contact_colours: &'a mut [u8],
     coloured: usize,
     counts: &'a mut [[u32; 2]; OVERFLOW_COLOUR + 1],
@@ -81,10 +81,11 @@ impl SolveOrder {
         }
     }
 
-    /// [`warm_start`], then [`build`](Self::build), in one pass over the contacts: each
-    /// contact is warm started and coloured while it and its bodies are at hand. The warm
-    /// start changes only velocities, which the colouring does not read, and applies the
-    /// impulses in list order as `warm_start` does: the same velocities and colours.
+    /// [`warm_start`](super::scalar::warm_start), then `build`, in one pass over the
+    /// contacts: each contact is warm started and coloured while it and its bodies are at
+    /// hand. The warm start changes only velocities, which the colouring does not read, and
+    /// applies the impulses in list order as `warm_start` does: the same velocities and
+    /// colours.
     ///
     /// `each` is called with every contact, in list order, and its bodies' inverse masses
     /// (A, B), which the colouring has loaded anyway: the world builds the position
@@ -142,12 +143,12 @@ impl SolveOrder {
         &self.contact_colours
     }
 
-    /// [`prepare`](super::scalar::prepare), then `iterations` Gauss-Seidel passes over `contacts` in this order, four
-    /// contacts of a colour at a time ([`wide`]). The contacts
-    /// (effective masses, levers, bounce targets, impulses) and the velocities equal those of
-    /// [`prepare`](super::scalar::prepare) and `iterations` calls of [`solve_in_order`] with
-    /// [`order`](Self::order), the reference path. Needs [`build`](Self::build) and the warm
-    /// start. Returns whether a contact has a bounce target (for [`restitute`]).
+    /// The scalar `prepare`, then `iterations` Gauss-Seidel passes over `contacts` in this
+    /// order, four contacts of a colour at a time ([`wide`]). The contacts (effective masses,
+    /// levers, bounce targets, impulses) and the velocities equal those of `prepare` and
+    /// `iterations` calls of [`solve_in_order`] with `order`, the reference path. Needs the
+    /// colouring ([`warm_start_and_build`](Self::warm_start_and_build), or `build` after the
+    /// warm start). Returns whether a contact has a bounce target (for [`restitute`]).
     pub fn solve_passes(
         &mut self,
         contacts: &mut [SolverContact],

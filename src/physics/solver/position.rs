@@ -83,7 +83,7 @@ struct ProjectionContact {
     total: f32,
 }
 
-/// The projection of [`project`] on a compact copy of the contacts: the same arithmetic in
+/// The projection of `project` on a compact copy of the contacts: the same arithmetic in
 /// the same order (so the same result to the bit) with less memory traffic. Contacts
 /// between two immovable bodies are left out once instead of skipped in every pass.
 #[derive(Clone, Debug, Default)]
@@ -116,7 +116,7 @@ impl Projection {
 
     /// Adds the next contact, with its bodies' inverse masses; a contact between two
     /// immovable bodies is left out. The world adds them during the solver's warm start,
-    /// which reads both inverse masses anyway, saving [`run`](Self::run) a pass over the
+    /// which reads both inverse masses anyway, saving `run` a pass over the
     /// contacts and their bodies.
     #[inline(always)]
     pub fn add(&mut self, c: &SolverContact, inverse_mass_a: f32, inverse_mass_b: f32) {
@@ -134,7 +134,7 @@ impl Projection {
         }
     }
 
-    /// The passes of [`run`](Self::run) over the contacts added since the last
+    /// The passes of `run` over the contacts added since the last
     /// [`clear`](Self::clear), in the order they were added.
     pub fn run_added(
         &mut self,

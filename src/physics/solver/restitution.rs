@@ -3,7 +3,8 @@
 
 use glam::Vec2;
 
-use super::contact::{SolverBody, SolverContact, at_least, push_apart, relative_speed, write_back};
+use super::contact::{SolverBody, SolverContact, inverse_masses, write_back};
+use super::impulse::{normal_update, push_apart, relative_speed};
 use crate::physics::math::inverse_or_zero;
 
 /// [`restitute`] for the contacts listed in `order`; returns whether any bounced.
@@ -39,13 +40,21 @@ pub fn restitute(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) -> b
         bounced = true;
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (bodies[ia], bodies[ib]);
-        let v_n = relative_speed(&a, &b, c.normal, c.normal_levers);
-        let accumulated = at_least(
-            c.restitution_impulse - c.normal_mass * (v_n - c.bounce_velocity),
+        let m = inverse_masses(&a, &b);
+        let (mut va, mut vb) = (a.velocities(), b.velocities());
+        let n = (c.normal.x, c.normal.y);
+        let v_n = relative_speed(&va, &vb, n, c.normal_levers);
+        let accumulated = normal_update(
+            c.restitution_impulse,
+            c.normal_mass,
+            v_n,
+            c.bounce_velocity,
             -c.normal_impulse,
         );
-        push_apart(&mut a, &mut b, c.normal, c.normal_levers, accumulated - c.restitution_impulse);
+        push_apart(&mut va, &mut vb, &m, n, c.normal_levers, accumulated - c.restitution_impulse);
         c.restitution_impulse = accumulated;
+        a.set_velocities(va);
+        b.set_velocities(vb);
         write_back(bodies, ia, a);
         write_back(bodies, ib, b);
     }

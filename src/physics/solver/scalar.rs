@@ -3,37 +3,25 @@
 //! path of the islands solved again without bounce targets (`restitution`).
 
 #[cfg(test)]
-use super::contact::{SolverBodies, effective_mass_denominator, set_levers_and_bounce};
-use super::contact::{
-    SolverBody, SolverContact, at_least, push_apart, relative_speed, within, write_back,
-};
+use super::contact::{SolverBodies, set_levers_and_bounce};
+use super::contact::{SolverBody, SolverContact, inverse_masses, write_back};
+use super::impulse;
 #[cfg(doc)]
 use super::order::SolveOrder;
-#[cfg(test)]
-use crate::physics::math::inverse_or_zero;
 use crate::physics::math::tangent;
 
-/// Effective masses and the bounce target of every contact (§6, §7).
+/// Levers, bounce target ([`set_levers_and_bounce`]) and effective masses
+/// ([`effective_masses`](impulse::effective_masses)) of every contact (§6, §7).
 ///
-/// The bounce uses the velocities at the start of the step, before gravity and warm start:
-/// with the velocity after gravity, a ball would leave with `e·(v + g·dt)` instead of `e·v`,
-/// and an e = 1 ball would gain height on every bounce (R-RES-5). Below
-/// `restitution_threshold` nothing bounces (R-RES-4), and held bodies never bounce (R-RES-6).
-///
-/// The reference path: [`SolveOrder::solve_passes`] computes the same numbers (levers and
-/// bounce with `set_levers_and_bounce`, the masses four contacts at a time) while it lays
-/// the contacts out for the wide passes.
+/// The reference path: [`SolveOrder::solve_passes`] computes the same numbers with the same
+/// functions (the masses four contacts at a time) while it lays the contacts out for the
+/// wide passes.
 #[cfg(test)]
 pub fn prepare(contacts: &mut [SolverContact], bodies: &SolverBodies, restitution_threshold: f32) {
     for c in contacts {
-        let (body_a, body_b) = (&bodies.bodies[c.a as usize], &bodies.bodies[c.b as usize]);
-        let im = (body_a.inverse_mass, body_b.inverse_mass);
-        let ii = (body_a.inverse_inertia, body_b.inverse_inertia);
-        let t = tangent(c.normal);
-        c.normal_mass = inverse_or_zero(effective_mass_denominator(im, ii, c.r_a, c.r_b, c.normal));
-        c.tangent_mass = inverse_or_zero(effective_mass_denominator(im, ii, c.r_a, c.r_b, t));
-        c.rolling_mass = inverse_or_zero(ii.0 + ii.1);
         set_levers_and_bounce(c, &bodies.start_velocity, &bodies.held, restitution_threshold);
+        let m = inverse_masses(&bodies.bodies[c.a as usize], &bodies.bodies[c.b as usize]);
+        c.set_masses(impulse::effective_masses(&m, c.normal_levers, c.tangent_levers));
     }
 }
 
@@ -77,70 +65,26 @@ pub fn warm_start_in_order(contacts: &[SolverContact], bodies: &mut [SolverBody]
     }
 }
 
-/// Normal, friction and rolling resistance of one contact.
+/// Normal, friction and rolling resistance of one contact
+/// ([`solve_rolling`](impulse::solve_rolling)), or normal and friction alone when neither
+/// body can turn ([`solve_linear`](impulse::solve_linear)).
 #[inline]
 fn solve_contact(c: &mut SolverContact, bodies: &mut [SolverBody]) {
     let (ia, ib) = (c.a as usize, c.b as usize);
     // Work on copies and write back once: the two bodies of a contact are distinct.
     let (mut a, mut b) = (bodies[ia], bodies[ib]);
-
+    let m = inverse_masses(&a, &b);
+    let (mut va, mut vb) = (a.velocities(), b.velocities());
+    let mut impulses = c.impulses();
     if c.rolling_mass == 0.0 {
-        // Neither body can turn (boxes, walls, static bodies): the same two solves with
-        // the angular terms left out, because they are all zero.
-        solve_linear(c, &mut a, &mut b);
-        write_back(bodies, ia, a);
-        write_back(bodies, ib, b);
-        return;
+        // Neither body can turn (boxes, walls, static bodies).
+        impulse::solve_linear(&c.constraint(), &m, &mut impulses, &mut va, &mut vb);
+    } else {
+        impulse::solve_rolling(&c.constraint(), &m, &mut impulses, &mut va, &mut vb);
     }
-
-    // Normal: drive v_n to the bounce target (0 without one); accumulated P_n ≥ 0.
-    let v_n = relative_speed(&a, &b, c.normal, c.normal_levers);
-    let accumulated = at_least(c.normal_impulse - c.normal_mass * (v_n - c.bounce_velocity), 0.0);
-    push_apart(&mut a, &mut b, c.normal, c.normal_levers, accumulated - c.normal_impulse);
-    c.normal_impulse = accumulated;
-
-    // Friction: stop sliding along t = (−n.y, n.x) within |P_t| ≤ μ·P_n (Coulomb, §8).
-    // The impulse acts at the contact point, so for circles it also spins them.
-    let t = tangent(c.normal);
-    let v_t = relative_speed(&a, &b, t, c.tangent_levers);
-    let limit = c.friction * c.normal_impulse;
-    let accumulated = within(c.tangent_impulse - c.tangent_mass * v_t, limit);
-    push_apart(&mut a, &mut b, t, c.tangent_levers, accumulated - c.tangent_impulse);
-    c.tangent_impulse = accumulated;
-
-    // Rolling resistance: an angular impulse on ω_B − ω_A with effective mass
-    // 1/(1/I_A + 1/I_B), clamped to μ_r·r·P_n, the impulse of the torque M ≤ μ_r·N·r (§9).
-    if c.rolling_mass > 0.0 {
-        let relative_spin = b.angular_velocity - a.angular_velocity;
-        let limit = c.rolling_limit * c.normal_impulse;
-        let accumulated = within(c.rolling_impulse - c.rolling_mass * relative_spin, limit);
-        let lambda = accumulated - c.rolling_impulse;
-        c.rolling_impulse = accumulated;
-        a.angular_velocity -= a.inverse_inertia * lambda;
-        b.angular_velocity += b.inverse_inertia * lambda;
-    }
-
+    c.set_impulses(impulses);
+    a.set_velocities(va);
+    b.set_velocities(vb);
     write_back(bodies, ia, a);
     write_back(bodies, ib, b);
-}
-
-/// Normal and friction of a contact whose bodies cannot turn (1/I = 0 for both): the solve of
-/// [`solve`] without the angular terms, which vanish exactly.
-#[inline]
-fn solve_linear(c: &mut SolverContact, a: &mut SolverBody, b: &mut SolverBody) {
-    let v_n = (b.velocity - a.velocity).dot(c.normal);
-    let accumulated = at_least(c.normal_impulse - c.normal_mass * (v_n - c.bounce_velocity), 0.0);
-    let p = c.normal * (accumulated - c.normal_impulse);
-    c.normal_impulse = accumulated;
-    a.velocity -= p * a.inverse_mass;
-    b.velocity += p * b.inverse_mass;
-
-    let t = tangent(c.normal);
-    let v_t = (b.velocity - a.velocity).dot(t);
-    let limit = c.friction * c.normal_impulse;
-    let accumulated = within(c.tangent_impulse - c.tangent_mass * v_t, limit);
-    let p = t * (accumulated - c.tangent_impulse);
-    c.tangent_impulse = accumulated;
-    a.velocity -= p * a.inverse_mass;
-    b.velocity += p * b.inverse_mass;
 }
