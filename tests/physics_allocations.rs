@@ -4,28 +4,27 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bevy_sandbox_physics::physics::{PhysicsConfig, World, scenes};
 use glam::Vec2;
 
-/// Counts allocations and reallocations made while the current thread is counting.
+/// Counts allocations and reallocations made while the current thread is counting, per
+/// thread: the tests of this file run in parallel and must not count each other's.
 struct CountingAllocator;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
 }
 
 fn note() {
     if COUNTING.with(Cell::get) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
     }
 }
 
 // SAFETY: every call is forwarded unchanged to the system allocator; counting touches only
-// an atomic and a const-initialised thread-local, neither of which allocates.
+// const-initialised thread-locals, which do not allocate.
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         note();
@@ -56,9 +55,9 @@ static GLOBAL: CountingAllocator = CountingAllocator;
 
 /// Allocations counted while `f` runs (only where it turns counting on).
 fn allocations_in(f: impl FnOnce()) -> usize {
-    let start = ALLOCATIONS.load(Ordering::Relaxed);
+    let start = ALLOCATIONS.with(Cell::get);
     f();
-    ALLOCATIONS.load(Ordering::Relaxed) - start
+    ALLOCATIONS.with(Cell::get) - start
 }
 
 /// One step, its allocations counted when `count` is set.
