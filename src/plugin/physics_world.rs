@@ -73,6 +73,9 @@ pub struct PhysicsWorld {
     entities: Vec<Option<(BodyHandle, Entity)>>,
     linked: usize,
     stepped: bool,
+    /// Bodies of despawned entities not yet taken out of the core (see
+    /// [`remove_pending`](Self::remove_pending)).
+    pending_removals: Vec<BodyHandle>,
 }
 
 impl PhysicsWorld {
@@ -84,10 +87,14 @@ impl PhysicsWorld {
             entities: Vec::new(),
             linked: 0,
             stepped: false,
+            pending_removals: Vec::new(),
         }
     }
 
     /// The core world, in the spec's y-down frame (convert with [`mapping`](Self::mapping)).
+    ///
+    /// The bodies of entities despawned in this frame are still in it, without an entity,
+    /// until the next frame or fixed step starts: then they are removed all at once.
     pub fn world(&self) -> &World {
         &self.world
     }
@@ -225,8 +232,28 @@ impl PhysicsWorld {
         Some(handle)
     }
 
+    /// Unlinks `entity` and queues its body for [`remove_pending`](Self::remove_pending):
+    /// the entity is forgotten at once, its body leaves the core with the others despawned
+    /// in the same frame.
+    pub(crate) fn unlink_and_queue(&mut self, entity: Entity) -> bool {
+        let Some(handle) = self.unlink(entity) else { return false };
+        self.pending_removals.push(handle);
+        true
+    }
+
+    /// Takes the bodies of the entities despawned since the last call out of the core, all
+    /// at once: one pass over the bodies wakes their islands and the sleepers near them
+    /// (R-SLP-4), however many there are ([`World::remove_bodies`]). Removing them one by one
+    /// could cost a pass each.
+    pub(crate) fn remove_pending(&mut self) {
+        if !self.pending_removals.is_empty() {
+            self.world.remove_bodies(self.pending_removals.drain(..));
+        }
+    }
+
     /// Removes every body and forgets every entity.
     pub(crate) fn clear(&mut self) {
+        self.pending_removals.clear();
         self.world.clear();
         self.handles.clear();
         self.entities.clear();

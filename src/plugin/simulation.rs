@@ -107,6 +107,7 @@ impl Plugin for PhysicsSimulationPlugin {
                 PhysicsSchedule,
                 (
                     (
+                        sync::remove_despawned_bodies,
                         controls::clear_bodies.run_if(controls::clear_requested),
                         config::apply_config,
                         controls::apply_controls,
@@ -127,6 +128,7 @@ impl Plugin for PhysicsSimulationPlugin {
             .configure_sets(FixedUpdate, PHASES.chain())
             .add_systems(FixedUpdate, run_physics_schedule.in_set(PhysicsSystems::Step))
             .add_systems(PreStartup, config::time_fixed_loop)
+            .add_systems(First, sync::remove_despawned_bodies)
             .add_observer(sync::remove_body);
 
         if self.walls_follow_window {

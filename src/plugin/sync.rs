@@ -14,10 +14,11 @@
 //!    components, and the [`Sleeping`] marker follows the core (inserted and removed by
 //!    [`apply_sleep_markers`], which runs only when an island fell asleep or woke).
 //!
-//! Despawning an entity (or removing its collider) removes the body at once, through the
-//! observer [`remove_body`], and wakes its island (R-SLP-4). An observer rather than
-//! `RemovedComponents` because the fixed loop may not run in a given frame, and removal
-//! messages do not wait for it.
+//! Despawning an entity (or removing its collider) unlinks it at once, through the observer
+//! [`remove_body`], and queues its body; [`remove_despawned_bodies`] takes all queued bodies
+//! out of the core together and wakes their islands (R-SLP-4), first thing in the next frame
+//! and in the next fixed step. An observer rather than `RemovedComponents` because the fixed
+//! loop may not run in a given frame, and removal messages do not wait for it.
 //!
 //! # Telling the plugin's writes from the user's
 //! The plugin writes `Transform` (every frame) and the velocities (every step) itself, so Bevy's
@@ -386,7 +387,8 @@ where
     }
 }
 
-/// Removes the body of a despawned entity (or of a removed collider) and wakes its island.
+/// Forgets a despawned entity (or one whose collider was removed) and queues its body for
+/// [`remove_despawned_bodies`].
 pub(crate) fn remove_body(
     removed: On<Remove, Collider>,
     physics: Option<ResMut<PhysicsWorld>>,
@@ -394,9 +396,17 @@ pub(crate) fn remove_body(
 ) {
     let Some(mut physics) = physics else { return };
     let entity = removed.entity;
-    if let Some(handle) = physics.unlink(entity) {
-        // `remove_body` wakes the island, so whatever the body supported falls (R-SLP-4).
-        let _ = physics.world_mut().remove_body(handle);
+    if physics.unlink_and_queue(entity) {
         commands.entity(entity).try_remove::<Sleeping>();
+    }
+}
+
+/// Takes the bodies of the entities despawned since it last ran out of the core, in one call
+/// for all of them, and wakes their islands (R-SLP-4): despawning k bodies costs one pass over
+/// the bodies, not k. Runs first in every frame and first in every fixed step, so neither the
+/// picking nor a step ever sees a despawned body.
+pub(crate) fn remove_despawned_bodies(physics: Option<ResMut<PhysicsWorld>>) {
+    if let Some(mut physics) = physics {
+        physics.remove_pending();
     }
 }
