@@ -401,14 +401,6 @@ impl World {
     }
 }
 
-/// Empties `v` and returns room for `n` entries in its spare capacity (allocating only if
-/// it has less), to be written before `set_len(n)`.
-fn room_for<T>(v: &mut Vec<T>, n: usize) -> &mut [std::mem::MaybeUninit<T>] {
-    v.clear();
-    v.reserve(n);
-    &mut v.spare_capacity_mut()[..n]
-}
-
 /// Moves under the solver this step: dynamic and not asleep.
 fn is_awake_dynamic(body: &Body) -> bool {
     body.kind == BodyKind::Dynamic && !body.sleeping
