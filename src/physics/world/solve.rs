@@ -76,10 +76,9 @@ impl World {
     /// are solved again: from their warm start, with every contact driven to 0
     /// (inelastic), then one bounce pass that adds each contact's own bounce, then the bounce
     /// guard (see the `solver` module docs). Bounce targets inside the passes keep a
-    /// pile that something bounced on from being pressed together (without them the rain
-    /// scene ended with 1,500 pairs overlapping by more than 1 px instead of none), but when
-    /// a bouncing body pushes a follower, they drive the follower to the leader's rebound
-    /// speed: energy from nothing. Only such islands pay for the second solve.
+    /// pile that something bounced on from being pressed together, but when a bouncing body
+    /// pushes a follower, they drive the follower to the leader's rebound speed: energy from
+    /// nothing. Only such islands pay for the second solve.
     pub(super) fn solve_again_without_bounce_targets(&mut self, dt: f32) {
         let kick = self.half_kick(dt);
         let (guard, island) = (&self.scratch.energy_guard, &self.scratch.island_root);
