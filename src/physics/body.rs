@@ -168,9 +168,9 @@ impl Material {
     /// Ice: 0.92 g/cm³, μ ≈ 0.03 (ice on ice), e ≈ 0.1 (impacts crush rather than bounce).
     pub const ICE: Material = Material { density: 0.92, friction: 0.03, restitution: 0.1 };
 
-    /// The smallest density, mass per px². A positive but denormal density (1e-43) made a
-    /// body's mass underflow and 1/m infinite, and its first step NaN (found by the fuzzer,
-    /// issue 7). At 0.001 the lightest body, a 12 px circle, still weighs 0.45.
+    /// The smallest density, mass per px². A positive but denormal density (1e-43) would make
+    /// a body's mass underflow, 1/m infinite and its first step NaN. At 0.001 the lightest
+    /// body, a 12 px circle, still weighs 0.45.
     pub const MIN_DENSITY: f32 = 1.0e-3;
 
     /// The named presets, for palettes and tests.
@@ -317,8 +317,8 @@ impl BodyDesc {
 }
 
 /// `Body::sleep_island` of a body in no sleeping island: a plain `u32` with this value
-/// instead of an `Option<u32>`, which took 8 bytes of the 104 that every pass over the
-/// bodies reads. No island gets this id (`World::update_sleep` skips it).
+/// instead of an `Option<u32>`, which would take 8 bytes instead of 4 of the 100 that every
+/// pass over the bodies reads. No island gets this id (`World::update_sleep` skips it).
 pub(crate) const NO_ISLAND: u32 = u32::MAX;
 
 /// A body in the world. Read it through [`World::body`](super::World::body).
@@ -526,6 +526,13 @@ impl Body {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The size the comments count with (`NO_ISLAND`): if a field changes it, update them
+    /// with this test.
+    #[test]
+    fn a_body_has_the_size_the_comments_give() {
+        assert_eq!(std::mem::size_of::<Body>(), 100);
+    }
 
     #[test]
     fn disc_inertia_is_half_m_r_squared_r_body_1() {

@@ -200,7 +200,7 @@ pub const LARGE_ROWS: usize = 16;
 /// Body counts of the scaling curve, each a [`large`] scene.
 pub const SCALING_COUNTS: [usize; 7] = [250, 500, 1_000, 2_000, 5_000, 10_000, 20_000];
 
-/// The shared benchmark scenes, as Box2D v3 publishes its own (issue 6): a pyramid of
+/// The shared benchmark scenes, as Box2D v3 publishes its own: a pyramid of
 /// 40-box base (820 boxes of 30 px), a rain of 4000 circles, and mixed pours of 500 and
 /// 2000 circles and boxes. Fixed seeds, so every run and every engine sees the same bodies.
 pub fn benchmarks() -> Vec<Scene> {

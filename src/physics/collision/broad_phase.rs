@@ -13,8 +13,8 @@
 //! about four mean box heights tall (a box spanning several bands goes into each), and each
 //! band is swept on its own. A pair found in several bands is reported only by the band that
 //! holds the top of the two boxes' vertical overlap, `max(min_y_A, min_y_B)`, which both boxes
-//! reach: every pair is found exactly once. On the 2000-body mixed pile this cut the broad
-//! phase about fourfold.
+//! reach: every pair is found exactly once. On the 2000-body mixed pile the bands make the
+//! broad phase about four times as fast as one sweep along x.
 //!
 //! Pairs in which neither body is an awake dynamic body are skipped: two sleepers, a sleeper
 //! and a static body, or two static bodies cannot start to move each other.
@@ -31,11 +31,11 @@
 //!   the output, which advances only past the hits. A failed test costs no mispredicted
 //!   branch; the only branches left are the end of the sweep and a full output buffer.
 //!
-//! On the 20,000-circle pile (`scenes::large`) this cut the broad phase from 1.30 to 0.81 ms
-//! per step (medians of six runs), although it executes about 3% more instructions: the
-//! time went to mispredicted branches. The pairs and their order are exactly those of the
-//! plain sweep, so the simulation is bit-for-bit unchanged; a test holds the fast sweep to
-//! the plain one, order included, and both to [`brute_force_pairs`] (R-COL-2).
+//! Most of the time of a branchy sweep goes to mispredicted branches, so the branch-free
+//! one is faster although it executes a few more instructions. The pairs and their order are
+//! exactly those of the plain sweep, so the simulation is the same bit for bit; a test holds
+//! the fast sweep to the plain one, order included, and both to [`brute_force_pairs`]
+//! (R-COL-2).
 
 use glam::Vec2;
 
@@ -103,7 +103,7 @@ struct BandEntry {
 
 /// How heights map to bands: band k starts at `origin + k / scale`, and the last one takes
 /// everything beyond. Three floats, copied out of the broad phase for the loop that deals the
-/// boxes, which then keeps them in registers (read through `&self` they were loaded per box).
+/// boxes, so that they stay in registers (read through `&self` they would be loaded per box).
 #[derive(Clone, Copy, Debug, Default)]
 struct BandGrid {
     origin: f32,
@@ -117,22 +117,18 @@ impl BandGrid {
     /// The band holding height `y`. It never decreases as `y` grows (each step rounds
     /// monotonically), which the sweep's [`STARTS_HERE`] test relies on.
     ///
-    /// Clamped to `[0, last]` while still a float, by two compares (`maxss`, `minss`), and
-    /// then truncated: the same band as truncating first, which for `band ≥ 0` never exceeds
-    /// `band`, and clamping then. A saturating `as u32` took about 11 instructions per call
-    /// (compares and conditional moves around the conversion) and was not vectorised.
+    /// Clamped above to `last` while still a float, then truncated by `as u16`, which also
+    /// clamps below: a negative height (never, as the origin is the lowest edge) gives 0. The
+    /// same band as truncating first and clamping then. `u16` because its saturating
+    /// conversion is a plain clamp of the float (`maxss`, `minss`) before one truncating
+    /// instruction; `as i32` adds compares and conditional moves for NaN and overflow.
+    /// A NaN height (never: the boxes are finite) gives the last band.
     #[inline]
     fn band_of(self, y: f32) -> usize {
         let band = (y - self.origin) * self.scale;
-        // Below the origin (never, as it is the lowest edge) and NaN give 0.
-        let band = if band > 0.0 { band } else { 0.0 };
         let band = if band < self.last { band } else { self.last };
-        // SAFETY: `band` is not NaN (the first compare replaced it by 0) and lies in
-        // `[0, last]`, with `last < MAX_BANDS`: it is finite and its truncation fits in an
-        // i32, which is all `to_int_unchecked` requires. (An i32 converts in one instruction,
-        // a u32 in several.)
-        let band: i32 = unsafe { band.to_int_unchecked() };
-        band as usize
+        // `last < MAX_BANDS` ≤ u16::MAX: the upper clamp of `as u16` never acts.
+        usize::from(band as u16)
     }
 }
 
@@ -172,27 +168,23 @@ impl BroadPhase {
         self.deal_into_bands();
         // `pairs` is the write buffer: each candidate is written at `found`, which advances
         // only past hits. Worked on as a local, so that its length and pointer stay in
-        // registers: behind the `&mut`, every write to the buffer could change them, and
-        // they were reloaded per candidate. The candidates are written into its spare
-        // capacity, made room for once per box: a box has at most as many candidates as
-        // successors in its band. (Resizing to make room filled the buffer with zeros each
-        // step, and checking for room per candidate cost a compare and branch each.)
+        // registers: behind the `&mut`, every write to the buffer could change them. A box
+        // has at most as many candidates as successors in its band, so before each box the
+        // buffer is made at least `found + successors` long. It keeps last step's length (cut
+        // to last step's pairs) and grows an eighth at a time, so few steps fill any of it
+        // with zeros, and the growth rarely reallocates.
         let mut out = std::mem::take(pairs);
-        out.clear();
         let mut found = 0;
         for band in 0..self.band_count {
             let mut items = &self.band_items[self.band_start[band]..self.band_start[band + 1]];
             // Each box split off the front with its successors, the rest of the band: no
-            // index to check against the band's length per box, as `items[i + 1..]` had.
+            // index to check against the band's length per box, as `items[i + 1..]` would.
             while let Some((&a, successors)) = items.split_first() {
                 items = successors;
-                if out.capacity() - found < successors.len() {
-                    // Keeps the `found` pairs written so far.
-                    // SAFETY: the first `found` pairs were written below, within the capacity.
-                    unsafe { out.set_len(found) };
-                    out.reserve((found + successors.len()).max(2 * found).max(64) - found);
+                let needed = found + successors.len();
+                if out.len() < needed {
+                    out.resize(needed + needed / 8 + 64, (0, 0));
                 }
-                let write = out.as_mut_ptr();
                 // Sorted by left edge: nothing right of the first box starting beyond
                 // `a`'s right edge can reach back to `a`.
                 for b in successors {
@@ -202,16 +194,14 @@ impl BroadPhase {
                     let hit = (a.min_y <= b.max_y)
                         & (b.min_y <= a.max_y)
                         & ((a.flags | b.flags) & REPORTED == REPORTED);
-                    // SAFETY: `found` grows by at most one per successor, and the capacity
-                    // holds `found + successors.len()` pairs (made room for above).
-                    unsafe { write.add(found).write((a.index.min(b.index), a.index.max(b.index))) };
+                    // `found` < `needed` ≤ the length: it grows by at most one per successor.
+                    out[found] = (a.index.min(b.index), a.index.max(b.index));
                     found += usize::from(hit);
                 }
             }
         }
-        // SAFETY: the first `found` pairs were written above (a pair is only counted after
-        // its write); `found` ≤ capacity.
-        unsafe { out.set_len(found) };
+        // A pair is counted only after its write: the first `found` entries are the pairs.
+        out.truncate(found);
         *pairs = out;
     }
 
@@ -243,23 +233,17 @@ impl BroadPhase {
         self.band_delta.clear();
         self.band_delta.resize(band_count + 1, 0);
         // This and the cursors below are local slices, so that their pointers and lengths
-        // stay in registers (through `self`, they were reloaded after every write).
+        // stay in registers (through `self`, they would be reloaded after every write).
         let delta = &mut self.band_delta[..];
-        // Spans and band entries are written once each into the spare capacity (a push
-        // checks for room each time, and a fill before the scatter wrote them twice).
-        let count = self.sorted.len();
-        let mut spans = std::mem::take(&mut self.band_spans);
-        spans.clear();
-        spans.reserve(count);
-        for (p, span) in self.sorted.iter().zip(&mut spans.spare_capacity_mut()[..count]) {
+        // Spans and band entries are written once each: `resize` only fills entries the
+        // arrays did not have last step, and the loops overwrite every entry.
+        self.band_spans.resize(self.sorted.len(), (0, 0));
+        for (p, span) in self.sorted.iter().zip(&mut self.band_spans) {
             let (first, last) = (grid.band_of(p.min.y), grid.band_of(p.max.y));
-            span.write((first as u32, last as u32));
+            *span = (first as u32, last as u32);
             delta[first] = delta[first].wrapping_add(1);
             delta[last + 1] = delta[last + 1].wrapping_sub(1);
         }
-        // SAFETY: the zip above wrote the first `count` spans, one per sorted proxy.
-        unsafe { spans.set_len(count) };
-        self.band_spans = spans;
         // Band k is `band_start[k]..band_start[k + 1]`.
         self.band_start.clear();
         self.band_start.push(0);
@@ -272,9 +256,8 @@ impl BroadPhase {
         self.band_cursor.clear();
         self.band_cursor.extend_from_slice(&self.band_start[..self.band_count]);
         let total = self.band_start[self.band_count];
-        self.band_items.clear();
-        self.band_items.reserve(total);
-        let items = &mut self.band_items.spare_capacity_mut()[..total];
+        self.band_items.resize(total, BandEntry::default());
+        let items = &mut self.band_items[..];
         let cursors = &mut self.band_cursor[..];
         for (p, &(first, last)) in self.sorted.iter().zip(&self.band_spans) {
             let awake = if p.state == ProxyState::Awake { AWAKE } else { 0 };
@@ -287,16 +270,14 @@ impl BroadPhase {
                 flags: awake | STARTS_HERE,
             };
             for cursor in &mut cursors[first as usize..last as usize + 1] {
-                items[*cursor].write(entry);
+                items[*cursor] = entry;
                 *cursor += 1;
                 entry.flags = awake;
             }
         }
         // Each band's cursor started at its first entry and moved one entry per write; if
-        // it ended at the next band's start, every entry of the band was written once.
+        // it ended at the next band's start, every entry of the band was written this step.
         assert_eq!(self.band_cursor[..], self.band_start[1..], "band counts");
-        // SAFETY: by the assert, all `total` entries were written.
-        unsafe { self.band_items.set_len(total) };
     }
 
     /// Brings `sorted` up to date in O(n) plus the insertion sort: last step's order for the
@@ -349,8 +330,9 @@ impl BroadPhase {
         // `input_position` is all u32::MAX between calls: each entry set here is taken (set
         // back to u32::MAX) below, by the order or by the fresh proxies. So it is neither
         // refilled nor sized from the highest slot first (those two passes over the proxies
-        // cost about 19 instructions per proxy); it only grows, when a higher slot shows up.
-        // As a local, its pointer and length stay in registers across the writes to `room`.
+        // would cost about 19 instructions per proxy); it only grows, when a higher slot
+        // shows up. As a local, its pointer and length stay in registers across the writes
+        // to `sorted`.
         let input_position = &mut self.input_position;
         for (position, proxy) in proxies.iter().enumerate() {
             let slot = proxy.index as usize;
@@ -360,36 +342,19 @@ impl BroadPhase {
             input_position[slot] = position as u32;
         }
         let input_position = &mut input_position[..];
-        // Each proxy is written once into the spare capacity, at a running count (a push
-        // checks for room each time): the proxies of last step's order, then the fresh ones.
-        let total = proxies.len();
-        self.sorted.clear();
-        self.sorted.reserve(total);
-        let room = &mut self.sorted.spare_capacity_mut()[..total];
-        let mut count = 0;
-        for &slot in &self.order {
+        // The proxies of last step's order, then the fresh ones; each is taken (its input
+        // position set back to u32::MAX) as it is written, so it is written once.
+        let mut take = |slot: u32| {
             // A slot of last step's order may lie beyond the entries (all u32::MAX there).
-            let Some(position) = input_position.get_mut(slot as usize) else { continue };
-            if *position != u32::MAX {
-                room[count].write(proxies[*position as usize]);
-                count += 1;
-                // Taken: a slot appears once.
-                *position = u32::MAX;
-            }
-        }
-        let known = count;
-        for proxy in proxies {
-            let position = &mut input_position[proxy.index as usize];
-            if *position != u32::MAX {
-                room[count].write(*proxy);
-                count += 1;
-                *position = u32::MAX;
-            }
-        }
-        // SAFETY: the first `count` entries were written above. Each proxy is written at
-        // most once (its input position is taken when it is written), so
-        // `count` ≤ `total`, the room made (the indexing into `room` checks it too).
-        unsafe { self.sorted.set_len(count) };
+            let position = input_position.get_mut(slot as usize)?;
+            let taken = std::mem::replace(position, u32::MAX);
+            (taken != u32::MAX).then(|| proxies[taken as usize])
+        };
+        self.sorted.clear();
+        self.sorted.reserve(proxies.len());
+        self.sorted.extend(self.order.iter().filter_map(|&slot| take(slot)));
+        let known = self.sorted.len();
+        self.sorted.extend(proxies.iter().filter_map(|p| take(p.index)));
         known
     }
 }

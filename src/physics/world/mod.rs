@@ -146,7 +146,7 @@ pub struct World {
     warm_start_cache: ContactCache,
     /// Sleeping islands by id, with their member count. The members themselves carry the id
     /// (`Body::sleep_island`), so falling asleep stores no list and the steady-state step
-    /// allocates nothing (issue 7).
+    /// allocates nothing.
     sleeping_islands: HashMap<u32, u32>,
     next_island_id: u32,
     stats: StepStats,
@@ -302,7 +302,7 @@ impl World {
         config.validate()?;
         if config != self.config {
             // Kept impulses carry the old weight per step (m·g·dt): re-applied under another
-            // gravity or step they push resting bodies apart (issue 7 regression).
+            // gravity or step they push resting bodies apart.
             if config.gravity != self.config.gravity || config.time_step != self.config.time_step {
                 self.forget_contact_impulses();
             }
@@ -399,14 +399,6 @@ impl World {
             _ => Err(invalid("handle", handle, "a body that is held (call grab first)")),
         }
     }
-}
-
-/// Empties `v` and returns room for `n` entries in its spare capacity (allocating only if
-/// it has less), to be written before `set_len(n)`.
-fn room_for<T>(v: &mut Vec<T>, n: usize) -> &mut [std::mem::MaybeUninit<T>] {
-    v.clear();
-    v.reserve(n);
-    &mut v.spare_capacity_mut()[..n]
 }
 
 /// Moves under the solver this step: dynamic and not asleep.

@@ -6,8 +6,8 @@
 use super::*;
 
 /// What the narrow phase reads of a body, packed in 40 bytes: the pairs visit bodies in
-/// sweep order, scattered over the slots, and each visit to a slot would load two cache
-/// lines of a 120-byte body for these few fields.
+/// sweep order, scattered over the slots, and each visit to a slot would load the two cache
+/// lines that a 108-byte [`Slot`] spans for these few fields.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Collider {
     pub(super) shape: Shape,
@@ -71,4 +71,18 @@ pub(super) struct Scratch {
     /// `sleep_linear_speed` this step (from `correct_positions`, for `update_sleep`).
     pub(super) pushed: Vec<bool>,
     pub(super) island_id: Vec<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sizes the comments count with (`Collider` here, `World::gather_bodies`): if a
+    /// field changes them, update those comments with this test.
+    #[test]
+    fn slots_and_colliders_have_the_sizes_the_comments_give() {
+        assert_eq!(std::mem::size_of::<Body>(), 100);
+        assert_eq!(std::mem::size_of::<Slot>(), 108);
+        assert_eq!(std::mem::size_of::<Collider>(), 40);
+    }
 }

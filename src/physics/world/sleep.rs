@@ -27,7 +27,7 @@
 //!
 //! The other way round, a deep pile of very unequal masses may never sleep: the one island
 //! of `scenes::mixed(2000, 3)` (steel 13 times as dense as wood) never has 60 quiet steps in
-//! a row, as every 0.4 s or so a few bodies move at 4–8 px/s (issue 14).
+//! a row, as every 0.4 s or so a few bodies move at 4–8 px/s.
 
 use std::collections::HashSet;
 
@@ -68,7 +68,7 @@ impl World {
         let n = self.slots.len();
         self.scratch.union_find.reset(n);
         // A local slice: its pointer and length stay in registers across the unions' writes
-        // (through `self` they were reloaded for every contact).
+        // (through `self` they would be reloaded for every contact).
         let awake_dynamic = &self.scratch.awake_dynamic[..];
         for c in &self.scratch.contacts[..self.scratch.body_contact_count] {
             if awake_dynamic[c.a as usize] && awake_dynamic[c.b as usize] {

@@ -76,10 +76,9 @@ impl World {
     /// are solved again: from their warm start, with every contact driven to 0
     /// (inelastic), then one bounce pass that adds each contact's own bounce, then the bounce
     /// guard (see the `solver` module docs). Bounce targets inside the passes keep a
-    /// pile that something bounced on from being pressed together (without them the rain
-    /// scene ended with 1,500 pairs overlapping by more than 1 px instead of none), but when
-    /// a bouncing body pushes a follower, they drive the follower to the leader's rebound
-    /// speed: energy from nothing. Only such islands pay for the second solve.
+    /// pile that something bounced on from being pressed together, but when a bouncing body
+    /// pushes a follower, they drive the follower to the leader's rebound speed: energy from
+    /// nothing. Only such islands pay for the second solve.
     pub(super) fn solve_again_without_bounce_targets(&mut self, dt: f32) {
         let kick = self.half_kick(dt);
         let (guard, island) = (&self.scratch.energy_guard, &self.scratch.island_root);
@@ -148,49 +147,40 @@ impl World {
     /// Fills the solver arrays: bodies by slot, then the walls; only awake dynamic bodies
     /// can be moved by an impulse (everything else has inverse mass 0, R-BODY-2).
     ///
-    /// Each entry is written once into the arrays' spare capacity: a push checks for room
-    /// each time, and filling with defaults first writes the arrays twice.
+    /// Each entry is written once: `resize` only fills entries the arrays did not have last
+    /// step (none while the slot count holds), and the loops overwrite every entry.
     pub(super) fn load_solver_bodies(&mut self) {
         let n = self.slots.len() + WALL_COUNT;
         let solver = &mut self.scratch.solver;
-        let (bodies, starts, helds) = (
-            room_for(&mut solver.bodies, n),
-            room_for(&mut solver.start_velocity, n),
-            room_for(&mut solver.held, n),
-        );
-        let mut entries = bodies.iter_mut().zip(starts.iter_mut()).zip(helds.iter_mut());
-        let mut written = 0;
+        solver.bodies.resize(n, SolverBody::default());
+        solver.start_velocity.resize(n, (Vec2::ZERO, 0.0));
+        solver.held.resize(n, false);
+        let mut entries = solver
+            .bodies
+            .iter_mut()
+            .zip(solver.start_velocity.iter_mut())
+            .zip(solver.held.iter_mut());
         // `&mut entries`: the zip stops at the last slot, leaving the walls' entries.
         for (slot, ((solved, start), held)) in self.slots.iter().zip(&mut entries) {
-            written += 1;
             if let Some(b) = slot.body.as_ref().filter(|b| is_awake_dynamic(b)) {
-                solved.write(SolverBody {
+                *solved = SolverBody {
                     velocity: b.velocity,
                     angular_velocity: b.angular_velocity,
                     inverse_mass: b.inverse_mass,
                     inverse_inertia: b.inverse_inertia,
-                });
-                start.write((b.previous_velocity, b.previous_angular_velocity));
-                held.write(b.held);
+                };
+                *start = (b.previous_velocity, b.previous_angular_velocity);
+                *held = b.held;
             } else {
-                solved.write(SolverBody::default());
-                start.write((Vec2::ZERO, 0.0));
-                held.write(false);
+                *solved = SolverBody::default();
+                *start = (Vec2::ZERO, 0.0);
+                *held = false;
             }
         }
         for ((solved, start), held) in entries {
-            written += 1;
-            solved.write(SolverBody::default());
-            start.write((Vec2::ZERO, 0.0));
-            held.write(false);
-        }
-        assert_eq!(written, n, "solver bodies written");
-        // SAFETY: by the assert, each array's first `n` entries were written above, one per
-        // slot and one per wall (`room_for` made room for `n`).
-        unsafe {
-            solver.bodies.set_len(n);
-            solver.start_velocity.set_len(n);
-            solver.held.set_len(n);
+            *solved = SolverBody::default();
+            *start = (Vec2::ZERO, 0.0);
+            *held = false;
         }
     }
 

@@ -86,17 +86,19 @@ impl World {
     }
 
     /// One pass over the bodies for everything the contact phases read of them, so that each
-    /// 120-byte body is loaded once: the proxies of the sweep, the [`Collider`]s of the narrow
+    /// 108-byte slot is loaded once: the proxies of the sweep, the [`Collider`]s of the narrow
     /// phase, the awake flags of the islands, and the contacts with the walls (§5, R-COL-6),
     /// which `collide_walls` appends after the body–body contacts.
     pub(super) fn gather_bodies(&mut self) {
-        // Each entry is written once into the spare capacity: a collider and an awake flag
-        // per slot, a proxy per body (a push checks for room each time).
+        // A collider and an awake flag per slot, each written once: `resize` only fills
+        // entries the arrays did not have last step (none while the slot count holds), and
+        // the loop overwrites every entry.
         let n = self.slots.len();
-        let proxies = room_for(&mut self.scratch.proxies, n);
-        let colliders = room_for(&mut self.scratch.colliders, n);
-        let awake_flags = room_for(&mut self.scratch.awake_dynamic, n);
-        let mut proxy_count = 0;
+        self.scratch.colliders.resize(n, Collider::default());
+        self.scratch.awake_dynamic.resize(n, false);
+        let proxies = &mut self.scratch.proxies;
+        proxies.clear();
+        proxies.reserve(n);
         self.scratch.wall_contacts.clear();
         self.scratch.wall_keys.clear();
         let walls = WallCollider {
@@ -108,40 +110,31 @@ impl World {
             restitution: self.config.wall_restitution,
             rolling_resistance: self.config.rolling_resistance,
         };
-        let per_slot = colliders.iter_mut().zip(awake_flags.iter_mut());
+        let per_slot = self.scratch.colliders.iter_mut().zip(self.scratch.awake_dynamic.iter_mut());
         for (index, (slot, (collider, awake_flag))) in self.slots.iter().zip(per_slot).enumerate() {
             let Some(body) = &slot.body else {
-                collider.write(Collider::default());
-                awake_flag.write(false);
+                *collider = Collider::default();
+                *awake_flag = false;
                 continue;
             };
             let (min, max) = body.aabb();
             let awake = is_awake_dynamic(body);
             let state = if awake { ProxyState::Awake } else { ProxyState::Passive };
-            // At most one proxy per slot: `proxy_count` ≤ `index` < n.
-            proxies[proxy_count].write(Proxy { index: index as u32, min, max, state });
-            proxy_count += 1;
+            proxies.push(Proxy { index: index as u32, min, max, state });
             let handle_bits = slot.handle_bits();
-            collider.write(Collider {
+            *collider = Collider {
                 shape: body.shape,
                 position: body.position,
                 friction: body.material.friction,
                 restitution: body.material.restitution,
                 curvature: 1.0 / body.shape.rolling_radius(),
                 handle_bits,
-            });
-            awake_flag.write(awake);
+            };
+            *awake_flag = awake;
             if awake {
                 let found = (&mut self.scratch.wall_contacts, &mut self.scratch.wall_keys);
                 walls.collide(index as u32, handle_bits, body, (min, max), found);
             }
-        }
-        // SAFETY: the loop wrote a collider and an awake flag for each of the `n` slots, and
-        // the first `proxy_count` proxies (`room_for` made room for `n` of each).
-        unsafe {
-            self.scratch.colliders.set_len(n);
-            self.scratch.awake_dynamic.set_len(n);
-            self.scratch.proxies.set_len(proxy_count);
         }
     }
 
@@ -154,14 +147,16 @@ impl World {
     /// Exact tests of the candidate pairs (§5), with the warm-start impulses of last step.
     pub(super) fn collide_bodies(&mut self) {
         let rolling_resistance = self.config.rolling_resistance;
-        // At most one contact per pair, written once each into the spare capacity, at a
-        // running count: a push checked for room and reloaded the vector's length,
-        // capacity and pointer from `self` each time, twice per contact.
+        // At most one contact per pair: room for one per candidate, so the pushes below
+        // never allocate in the steady state.
         let candidates = self.scratch.pairs.len();
-        let contacts = room_for(&mut self.scratch.contacts, candidates);
-        let keys = room_for(&mut self.scratch.contact_keys, candidates);
+        let contacts = &mut self.scratch.contacts;
+        let keys = &mut self.scratch.contact_keys;
+        contacts.clear();
+        keys.clear();
+        contacts.reserve(candidates);
+        keys.reserve(candidates);
         let colliders = &self.scratch.colliders[..];
-        let mut count = 0;
         // The broad phase pairs only slots that hold a body, so both colliders are real.
         for &(ia, ib) in &self.scratch.pairs {
             // A is the body of the lower handle index, whatever slots the two are stored in
@@ -183,7 +178,7 @@ impl World {
             let friction = collision::mixed_friction(a.friction, b.friction);
             let restitution = collision::mixed_restitution(a.restitution, b.restitution);
             let lever = collision::pair_rolling_lever(a.curvature, b.curvature);
-            let contact = SolverContact::new(
+            contacts.push(SolverContact::new(
                 ia,
                 ib,
                 m.normal,
@@ -194,17 +189,8 @@ impl World {
                 friction,
                 restitution,
                 rolling_resistance * lever,
-            );
-            // One contact per pair at most: `count` < `candidates`, the room made.
-            contacts[count].write(contact);
-            keys[count].write((a.handle_bits, b.handle_bits));
-            count += 1;
-        }
-        // SAFETY: the first `count` contacts and keys were written above (`room_for` made
-        // room for `candidates` ≥ `count` of each; the indexing checks it too).
-        unsafe {
-            self.scratch.contacts.set_len(count);
-            self.scratch.contact_keys.set_len(count);
+            ));
+            keys.push((a.handle_bits, b.handle_bits));
         }
         self.scratch.body_contact_count = self.scratch.contacts.len();
         self.stats.body_contacts = self.scratch.contacts.len();
@@ -226,19 +212,19 @@ impl World {
     pub(super) fn integrate_positions(&mut self, dt: f32) {
         let max_speed = self.config.max_speed;
         let max_spin = self.config.max_angular_speed();
-        // Written once each into the spare capacity: cheaper than a push per slot, and
-        // than filling with zeros first.
+        // Each entry written once: `resize` only fills entries the arrays did not have last
+        // step (none while the slot count holds), and the loops overwrite every entry.
         let n = self.slots.len() + WALL_COUNT;
-        let positions = room_for(&mut self.scratch.positions, n);
-        let starts = room_for(&mut self.scratch.start_positions, n);
-        let copies = positions.iter_mut().zip(starts.iter_mut());
+        self.scratch.positions.resize(n, Vec2::ZERO);
+        self.scratch.start_positions.resize(n, Vec2::ZERO);
+        let copies = self.scratch.positions.iter_mut().zip(self.scratch.start_positions.iter_mut());
         // Sliced to `n`: the zip is then exactly `n` long whatever the solver arrays hold.
         let mut per_slot = self.scratch.solver.bodies[..n].iter().zip(copies);
         // `&mut per_slot`: the zip stops at the last slot, leaving the walls' entries.
         for (slot, (solved, (position, start))) in self.slots.iter_mut().zip(&mut per_slot) {
             let Some(body) = slot.body.as_mut() else {
-                position.write(Vec2::ZERO);
-                start.write(Vec2::ZERO);
+                *position = Vec2::ZERO;
+                *start = Vec2::ZERO;
                 continue;
             };
             if is_awake_dynamic(body) {
@@ -248,18 +234,12 @@ impl World {
                 clamp_speed(body, max_speed, max_spin);
                 integrate_position(body, dt);
             }
-            position.write(body.position);
-            start.write(body.previous_position);
+            *position = body.position;
+            *start = body.previous_position;
         }
         for (_, (position, start)) in per_slot {
-            position.write(Vec2::ZERO);
-            start.write(Vec2::ZERO);
-        }
-        // SAFETY: the first `n` entries of both were written above, one per slot and one
-        // per wall (`room_for` made room for `n`).
-        unsafe {
-            self.scratch.positions.set_len(n);
-            self.scratch.start_positions.set_len(n);
+            *position = Vec2::ZERO;
+            *start = Vec2::ZERO;
         }
     }
 

@@ -17,27 +17,18 @@ impl UnionFind {
     }
 
     /// The representative of `x`'s set.
-    ///
-    /// `x` is checked against the length once; the walk up the forest is not. Every entry
-    /// of `parent` is an index below its length: `reset` writes `0..len`, `find` writes a
-    /// grandparent (an entry), and `union` writes a root that `find` returned. `size` is
-    /// as long as `parent` (both are only resized together, in `reset`).
     #[inline]
     pub fn find(&mut self, mut x: u32) -> u32 {
-        assert!((x as usize) < self.parent.len(), "union-find index out of range");
         let parent = &mut self.parent[..];
-        // SAFETY: `x` starts in range (asserted) and every entry is in range (see above).
-        unsafe {
-            loop {
-                let up = *parent.get_unchecked(x as usize);
-                if up == x {
-                    return x;
-                }
-                // Path halving: point every other node at its grandparent.
-                let grandparent = *parent.get_unchecked(up as usize);
-                *parent.get_unchecked_mut(x as usize) = grandparent;
-                x = grandparent;
+        loop {
+            let up = parent[x as usize];
+            if up == x {
+                return x;
             }
+            // Path halving: point every other node at its grandparent.
+            let grandparent = parent[up as usize];
+            parent[x as usize] = grandparent;
+            x = grandparent;
         }
     }
 
@@ -48,16 +39,11 @@ impl UnionFind {
         if a == b {
             return;
         }
-        // SAFETY: `find` returns entries of `parent`, which are below its length, and
-        // `size` is as long as `parent` (see `find`).
-        unsafe {
-            if self.size.get_unchecked(a as usize) < self.size.get_unchecked(b as usize) {
-                std::mem::swap(&mut a, &mut b);
-            }
-            *self.parent.get_unchecked_mut(b as usize) = a;
-            let size_b = *self.size.get_unchecked(b as usize);
-            *self.size.get_unchecked_mut(a as usize) += size_b;
+        if self.size[a as usize] < self.size[b as usize] {
+            std::mem::swap(&mut a, &mut b);
         }
+        self.parent[b as usize] = a;
+        self.size[a as usize] += self.size[b as usize];
     }
 }
 

@@ -5,7 +5,7 @@ use super::*;
 
 /// Whether the box `(low, high)` lies strictly inside the bounds `(min, max)`:
 /// `low > min` and `high < max` on both axes, tested as `(low, max) > (min, high)` in one
-/// compare of four lanes (the same four IEEE compares; two Vec2 compares took four
+/// compare of four lanes (the same four IEEE compares; two Vec2 compares would take four
 /// compares and branches).
 #[inline]
 pub(super) fn strictly_inside((low, high): (Vec2, Vec2), (min, max): (Vec2, Vec2)) -> bool {
@@ -47,7 +47,7 @@ impl WallBrake<'_> {
         }
         for wall in self.walls {
             // A body centred above cannot fit on this axis: pushing it out of one wall
-            // would push it out of the world through the other (issue 7 regression).
+            // would push it out of the world through the other.
             let axis = if wall.normal.x != 0.0 { 0 } else { 1 };
             if 2.0 * half[axis] > max[axis] - min[axis] {
                 continue;
