@@ -429,3 +429,28 @@ fn removing_a_handle_twice_or_using_a_stale_handle_is_refused() {
     assert_eq!(world.state_hash(), hash, "stale calls changed the world");
     keeps_running(&mut world, &live);
 }
+
+/// Issue 19: a huge but finite velocity is clamped to `max_speed` in its own direction, by
+/// every way it can enter (a description, `set_velocity`, a throw). Squaring 1e20 overflows
+/// to infinity, and the plain clamp turned such a body's velocity into zero.
+#[test]
+fn a_huge_finite_velocity_is_clamped_to_the_speed_limit_not_to_zero() {
+    let mut w = World::new(Vec2::new(800.0, 600.0), PhysicsConfig::default()).expect("world");
+    let max = w.config().max_speed;
+    let huge = Vec2::new(1.0e20, -1.0e20);
+    let direction = huge.as_dvec2().normalize();
+    let check = |v: Vec2, how: &str| {
+        assert!((v.length() - max).abs() < 1e-2, "{how}: |v| = {} instead of {max}", v.length());
+        assert!((v.as_dvec2().normalize() - direction).length() < 1e-6, "{how}: turned to {v}");
+    };
+    let spawned = w.add_body(BodyDesc::circle(20.0, Vec2::new(400.0, 300.0)).with_velocity(huge));
+    let spawned = spawned.expect("a finite velocity is accepted");
+    check(w.body(spawned).unwrap().velocity(), "description");
+    let set = w.add_body(BodyDesc::circle(20.0, Vec2::new(200.0, 300.0))).expect("a body");
+    w.set_velocity(set, huge).unwrap();
+    check(w.body(set).unwrap().velocity(), "set_velocity");
+    let thrown = w.add_body(BodyDesc::circle(20.0, Vec2::new(600.0, 300.0))).expect("a body");
+    w.grab(thrown).unwrap();
+    w.release(thrown, huge).unwrap();
+    check(w.body(thrown).unwrap().velocity(), "release");
+}

@@ -365,7 +365,11 @@ impl Body {
             }
         };
         let moving = desc.kind == BodyKind::Dynamic;
-        let velocity = if moving { desc.velocity.clamp_length_max(max_speed) } else { Vec2::ZERO };
+        let velocity = if moving {
+            crate::physics::math::clamp_length(desc.velocity, max_speed)
+        } else {
+            Vec2::ZERO
+        };
         let angular_velocity = match (moving, desc.shape) {
             (true, Shape::Circle { .. }) => {
                 desc.angular_velocity.clamp(-max_angular_speed, max_angular_speed)

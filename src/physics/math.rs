@@ -30,9 +30,54 @@ pub fn inverse_or_zero(k: f32) -> f32 {
     if k > 0.0 { 1.0 / k } else { 0.0 }
 }
 
+/// `v` with its length clamped to `max` (≥ 0), for every finite `v`.
+///
+/// `Vec2::clamp_length_max` squares the length, which overflows to infinity above about
+/// 1.8e19 and turns the vector into zero: a body thrown at 1e20 px/s would stop instead of
+/// flying at `max`. This computes the same bits as it below the overflow and, above it,
+/// scales `v` down by its largest component first, so the direction survives.
+#[inline]
+pub fn clamp_length(v: Vec2, max: f32) -> Vec2 {
+    let length_squared = v.length_squared();
+    if length_squared <= max * max {
+        v
+    } else if length_squared.is_finite() {
+        max * (v / length_squared.sqrt())
+    } else {
+        let scaled = v / v.abs().max_element();
+        max * (scaled / scaled.length())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clamped_length_keeps_the_direction_of_every_finite_vector() {
+        let max = 1296.0;
+        for v in [
+            Vec2::new(3.0, 4.0),
+            Vec2::new(3000.0, -4000.0),
+            Vec2::new(1.0e20, 0.0),
+            Vec2::new(-1.0e20, 1.0e20),
+            Vec2::new(f32::MAX, f32::MAX),
+            Vec2::new(0.0, -f32::MAX),
+        ] {
+            let clamped = clamp_length(v, max);
+            assert!(clamped.is_finite(), "{v} -> {clamped}");
+            let expected = if v.length() <= max { v.length() } else { max };
+            assert!((clamped.length() - expected).abs() <= 1e-3 * expected, "{v} -> {clamped}");
+            // The direction of v, computed in f64 where nothing overflows.
+            let d = v.as_dvec2() / v.as_dvec2().length();
+            let c = clamped.as_dvec2() / clamped.as_dvec2().length();
+            assert!((d - c).length() < 1e-6, "{v} -> {clamped}: direction lost");
+        }
+        // Below the overflow, the same bits as glam's clamp.
+        for v in [Vec2::new(3000.0, -4000.0), Vec2::new(1.0e18, 7.0), Vec2::new(0.1, 0.2)] {
+            assert_eq!(clamp_length(v, max), v.clamp_length_max(max));
+        }
+    }
 
     #[test]
     fn cross_product_follows_the_spec_definition() {

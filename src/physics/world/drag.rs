@@ -67,7 +67,7 @@ impl World {
         let max_speed = self.config.max_speed;
         if let Some(body) = self.slots[index].body.as_mut() {
             body.held = false;
-            body.velocity = throw_velocity.clamp_length_max(max_speed);
+            body.velocity = crate::physics::math::clamp_length(throw_velocity, max_speed);
         }
         Ok(())
     }

@@ -57,7 +57,7 @@ impl World {
         self.wake_slot(index);
         let max_speed = self.config.max_speed;
         if let Some(body) = self.slots[index].body.as_mut() {
-            body.velocity = velocity.clamp_length_max(max_speed);
+            body.velocity = crate::physics::math::clamp_length(velocity, max_speed);
         }
         Ok(())
     }

@@ -317,7 +317,7 @@ pub(super) fn integrate_velocity(body: &mut Body, dv: Vec2) {
 /// checks `min ≤ max` for every body (a compare and branch the loop could not hoist), and
 /// `max_spin` is positive.
 pub(super) fn clamp_speed(body: &mut Body, max_speed: f32, max_spin: f32) {
-    body.velocity = body.velocity.clamp_length_max(max_speed);
+    body.velocity = crate::physics::math::clamp_length(body.velocity, max_speed);
     let spin = body.angular_velocity;
     let spin = if spin < -max_spin { -max_spin } else { spin };
     body.angular_velocity = if spin > max_spin { max_spin } else { spin };
