@@ -14,6 +14,9 @@ use std::f32::consts::PI;
 use std::fmt;
 
 use glam::Vec2;
+// The reflection traits the `bevy` feature's derives name (see the type's docs).
+#[cfg(feature = "bevy")]
+use bevy::prelude::{ReflectDefault, ReflectDeserialize, ReflectSerialize};
 
 use super::config::{FieldError, MAX_BODY_SIZE, MIN_BODY_SIZE};
 
@@ -148,6 +151,12 @@ impl Shape {
 /// Density, friction and restitution of a body (§7, §8).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy", derive(bevy::reflect::Reflect))]
+#[cfg_attr(
+    feature = "bevy",
+    reflect(Default, Debug, PartialEq, Clone, Serialize, Deserialize),
+    type_path = "bevy_sandbox_physics::physics"
+)]
 pub struct Material {
     /// Mass per px² (only ratios matter, §1). Water-like is 1.
     pub density: f32,

@@ -11,6 +11,9 @@
 use std::fmt;
 
 use glam::Vec2;
+// The reflection traits the `bevy` feature's derives name (see the type's docs).
+#[cfg(feature = "bevy")]
+use bevy::prelude::{ReflectDefault, ReflectDeserialize, ReflectResource, ReflectSerialize};
 
 /// The smallest circle radius and the smallest rectangle half extent, in px (§12).
 ///
@@ -39,9 +42,19 @@ pub fn tunnelling_speed_limit(time_step: f32) -> f32 {
 /// All parameters of the simulation (§14), with the defaults of the spec.
 ///
 /// Lengths are in px, times in s, speeds in px/s; y points down (§1).
+///
+/// With the `bevy` feature it is also a Bevy `Resource` with `Reflect` (the only place the
+/// core names Bevy, in derives behind that feature): the plugin keeps it as the resource an
+/// app edits, and the type path stays `bevy_sandbox_physics::physics::PhysicsConfig`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
+#[cfg_attr(feature = "bevy", derive(bevy::prelude::Resource, bevy::reflect::Reflect))]
+#[cfg_attr(
+    feature = "bevy",
+    reflect(Resource, Default, Debug, PartialEq, Clone, Serialize, Deserialize),
+    type_path = "bevy_sandbox_physics::physics"
+)]
 pub struct PhysicsConfig {
     /// Gravity in px/s², y down. Default (0, 980): 9.8 m/s² at 100 px per metre (§1).
     pub gravity: Vec2,

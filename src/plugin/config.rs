@@ -1,16 +1,9 @@
 //! [`PhysicsConfig`] as a Bevy resource: live changes, refusal of invalid values (R-CFG-2,
 //! R-CFG-3), and the timing of `FixedUpdate`.
 //!
-//! The config type belongs to the core (`src/physics/config.rs`, which must not know Bevy).
-//! This module gives it its Bevy traits from the outside:
-//!
-//! * `Resource`: written by hand below. In Bevy 0.19 a resource is a component stored on a
-//!   resource entity, and the impl is exactly what `#[derive(Resource)]` generates: a
-//!   sparse-set, mutable component that requires the [`IsResource`] marker.
-//! * `Reflect`: [`impl_reflect!`](bevy::reflect::impl_reflect) restates the fields; the test
-//!   `reflection_covers_every_parameter` fails if a new field is not added here.
-//! * `Serialize`/`Deserialize`: derived in the core under the `serde` feature, which the
-//!   `bevy` feature turns on.
+//! The config type belongs to the core (`src/physics/config.rs`); under the `bevy` feature it
+//! derives `Resource` and `Reflect` there, and `Serialize`/`Deserialize` under `serde`, which
+//! the `bevy` feature turns on.
 //!
 //! # Taking effect
 //! [`apply_config`] runs first in [`PhysicsSystems::Prepare`](super::PhysicsSystems): when the
@@ -23,80 +16,10 @@
 
 use std::time::Duration;
 
-use bevy::ecs::component::{
-    Component, ComponentCloneBehavior, ComponentId, Mutable, RequiredComponentsRegistrator,
-    StorageType,
-};
-use bevy::ecs::resource::{IsResource, Resource};
 use bevy::prelude::*;
-use bevy::reflect::impl_reflect;
 
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
 use crate::physics::{Material, PhysicsConfig};
-
-// What `#[derive(Resource)]` would generate for `PhysicsConfig` (bevy_ecs_macros 0.19,
-// `resource.rs`): resources are sparse-set components whose entity carries `IsResource`.
-impl Component for PhysicsConfig {
-    const STORAGE_TYPE: StorageType = StorageType::SparseSet;
-    type Mutability = Mutable;
-
-    fn register_required_components(
-        _component_id: ComponentId,
-        required_components: &mut RequiredComponentsRegistrator,
-    ) {
-        let registrator = required_components.components_registrator();
-        let resource_id = match registrator.component_id::<PhysicsConfig>() {
-            Some(id) => id,
-            None => registrator.register_component::<PhysicsConfig>(),
-        };
-        required_components.register_required::<IsResource>(move || IsResource::new(resource_id));
-    }
-
-    fn clone_behavior() -> ComponentCloneBehavior {
-        ComponentCloneBehavior::clone::<Self>()
-    }
-}
-
-impl Resource for PhysicsConfig {}
-
-impl_reflect!(
-    #[reflect(Resource, Default, Debug, PartialEq, Clone, Serialize, Deserialize)]
-    #[type_path = "bevy_sandbox_physics::physics"]
-    struct PhysicsConfig {
-        gravity: Vec2,
-        time_step: f32,
-        velocity_iterations: u32,
-        position_iterations: u32,
-        restitution_threshold: f32,
-        penetration_slop: f32,
-        position_correction_factor: f32,
-        max_position_correction: f32,
-        max_speed: f32,
-        rolling_resistance: f32,
-        sleep_linear_speed: f32,
-        sleep_angular_speed: f32,
-        time_to_sleep: f32,
-        sleeping_enabled: bool,
-        wall_friction: f32,
-        wall_restitution: f32,
-        max_wall_penetration: f32,
-        max_steps_per_frame: u32,
-        drag_rate: f32,
-        tracker_window: f32,
-        tracker_tau: f32,
-        warm_start_normal_threshold: f32,
-    }
-);
-
-impl_reflect!(
-    #[reflect(Default, Debug, PartialEq, Clone, Serialize, Deserialize)]
-    #[type_path = "bevy_sandbox_physics::physics"]
-    struct Material {
-        density: f32,
-        friction: f32,
-        restitution: f32,
-    }
-);
 
 /// The `Time<Fixed>` timestep for a core `time_step` in seconds.
 ///
