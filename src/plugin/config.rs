@@ -19,7 +19,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
-use crate::physics::{Material, PhysicsConfig};
+use crate::physics::PhysicsConfig;
 
 /// The `Time<Fixed>` timestep for a core `time_step` in seconds.
 ///
