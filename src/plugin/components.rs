@@ -6,14 +6,17 @@
 //!
 //! All values are in Bevy's world frame: px, y up, angles counter-clockwise (see
 //! [`CoordinateMapping`] for the mapping to the spec's y-down frame). The plugin reads and
-//! writes `Transform` as world coordinates, so bodies should be top-level entities (no
-//! parent).
+//! writes `Transform` as world coordinates, so bodies must be top-level entities: one with a
+//! parent (`ChildOf`) is not simulated until the parent is removed.
 //!
 //! | component | who writes it | effect |
 //! |---|---|---|
 //! | [`Collider`], [`RigidBody`] | you | the body is (re)built on the next step |
 //! | [`PhysicsMaterial`] | you | new density, friction, restitution on the next step |
-//! | [`Transform`] | the plugin every frame; you to teleport | a teleport takes effect on the next step and wakes the island |
+//! | [`Transform`] | the plugin every frame; you to teleport | a teleport takes effect on the next step and wakes the island; a non-finite translation or rotation, or one outside the walls, is refused once and put back |
+//! | `Transform::scale` | you | ignored: the collider keeps its size (said once per entity) |
+//! | `Transform::rotation` of a rectangle | the plugin | always the identity: rectangles never rotate; a rotation written is put back (said once per entity) |
+//! | `ChildOf` (a parent) | you | refused: a body with a parent is not simulated until `ChildOf` is removed |
 //! | [`LinearVelocity`], [`AngularVelocity`] | the plugin after every step; you to push | a write takes effect on the next step and wakes the island |
 //! | [`Sleeping`] | the plugin only | present while the body's island sleeps |
 //! | [`PhysicsPose`] | the plugin only | the last two physics poses, for interpolation |
@@ -80,10 +83,12 @@ pub fn body_components(
 ///
 /// Sizes must lie in `MIN_BODY_SIZE ..= MAX_BODY_SIZE` (12 ..= 10 000 px for the radius and
 /// each half extent, §12). A collider outside that range is refused with a warning naming the
-/// field and the range; the entity is then not simulated (or, if it was, keeps its old shape).
+/// field and the range; the entity is then not simulated until its data change (or, if it
+/// was, keeps its old shape).
 ///
-/// Rectangles never rotate; a rotation written to their `Transform` is ignored.
-/// `Transform::scale` does not scale the collider.
+/// Rectangles never rotate: a rotation in their `Transform` is put back to the identity,
+/// with a warning the first time. `Transform::scale` does not scale the collider (a warning
+/// says so once per entity): size the collider itself.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq, Clone)]
 #[require(Transform, RigidBody, PhysicsMaterial, LinearVelocity, AngularVelocity, PhysicsPose)]
@@ -215,6 +220,10 @@ pub struct PhysicsPose {
     /// Velocities as last written by the plugin (Bevy frame).
     pub(crate) written_velocity: Vec2,
     pub(crate) written_angular_velocity: f32,
+    /// Whether the entity was told that `Transform::scale` is ignored (once per entity).
+    pub(crate) scale_noticed: bool,
+    /// Whether the entity was told that rectangles never rotate (once per entity).
+    pub(crate) rotation_noticed: bool,
 }
 
 impl PhysicsPose {

@@ -31,15 +31,20 @@
 //!
 //! # Components
 //! Spawning a [`Collider`] with a `Transform` is enough: the collider requires the other
-//! components and Bevy inserts their defaults (a dynamic wooden body at rest). Bodies should
+//! components and Bevy inserts their defaults (a dynamic wooden body at rest). Bodies must
 //! be top-level entities (no parent): the plugin reads and writes `Transform` as world
-//! coordinates.
+//! coordinates, and refuses a body with a `ChildOf` until it is removed. A refused value gets
+//! one [`PhysicsWarning`] and the component is put back to its last valid value; a body
+//! refused at spawn waits until its `Transform` or a physics component changes.
 //!
 //! | component | who writes it | effect |
 //! |---|---|---|
 //! | [`Collider`], [`RigidBody`] | you | the body is (re)built on the next step |
 //! | [`PhysicsMaterial`] | you | new density, friction, restitution on the next step |
-//! | `Transform` | the plugin every frame; you to teleport | a teleport takes effect on the next step and wakes the island |
+//! | `Transform` | the plugin every frame; you to teleport | a teleport takes effect on the next step and wakes the island; a non-finite translation or rotation, or one outside the walls, is refused once and put back |
+//! | `Transform::scale` | you | ignored: the collider keeps its size (said once per entity) |
+//! | `Transform::rotation` of a rectangle | the plugin | always the identity: rectangles never rotate; a rotation written is put back (said once per entity) |
+//! | `ChildOf` (a parent) | you | refused: a body with a parent is not simulated until `ChildOf` is removed |
 //! | [`LinearVelocity`], [`AngularVelocity`] | the plugin after every step; you to push | a write takes effect on the next step and wakes the island |
 //! | [`Sleeping`] | the plugin only | present while the body's island sleeps |
 //! | [`PhysicsPose`] | the plugin only | the last two physics poses, for interpolation |

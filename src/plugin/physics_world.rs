@@ -6,10 +6,14 @@ use bevy::prelude::*;
 use super::coords::CoordinateMapping;
 use crate::physics::{BodyHandle, World};
 
-/// A change the plugin refused (an invalid config, collider, material, teleport or bounds).
+/// A change the plugin refused (an invalid config, collider, material, velocity, teleport,
+/// rotation or bounds, a body with a parent) or ignored (a `Transform` scale, a rectangle's
+/// rotation).
 ///
 /// The same text is logged with `warn!`; the message lets a UI show it. It names the field
-/// and the allowed range. Nothing changed in the simulation.
+/// and the allowed range. Nothing changed in the simulation, and the refused component was
+/// put back to its last valid value (a body refused at spawn waits until its data change).
+/// Each write is warned about once; what is ignored, once per entity.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct PhysicsWarning {
     /// The entity concerned, if any.

@@ -80,6 +80,7 @@ impl Plugin for PhysicsSimulationPlugin {
             .init_resource::<WallInsets>()
             .init_resource::<PhysicsControls>()
             .init_resource::<sync::SleepMarkerChanges>()
+            .init_resource::<sync::WaitingBodies>()
             .add_message::<PhysicsWarning>()
             .register_type::<PhysicsConfig>()
             .register_type::<Material>()
@@ -129,7 +130,8 @@ impl Plugin for PhysicsSimulationPlugin {
             .add_systems(FixedUpdate, run_physics_schedule.in_set(PhysicsSystems::Step))
             .add_systems(PreStartup, config::time_fixed_loop)
             .add_systems(First, sync::remove_despawned_bodies)
-            .add_observer(sync::remove_body);
+            .add_observer(sync::remove_body)
+            .add_observer(sync::refuse_parented_body);
 
         if self.walls_follow_window {
             app.add_systems(PreUpdate, controls::follow_window);

@@ -5,7 +5,8 @@
 //!
 //! 1. [`register_bodies`]: a new or changed [`Collider`] or [`RigidBody`] (re)builds the body;
 //!    bodies are added in the order of their entity index, so the same spawns give the same
-//!    world.
+//!    world. A new entity refused (say, outside the walls) waits in [`WaitingBodies`] and is
+//!    judged again when its data change.
 //! 2. [`apply_user_writes`]: a `Transform` or velocity that differs from what the plugin last
 //!    wrote is the user's and goes to the core (teleport, push), as does a material written
 //!    since the last step that differs from the body's; each wakes the body's island.
@@ -25,6 +26,21 @@
 //! change detection cannot tell who wrote them. [`PhysicsPose`] remembers the values the plugin
 //! wrote last; a component holding anything else was written by someone else. A user value
 //! equal to the plugin's is indistinguishable, and needs no action anyway.
+//!
+//! # Each write is judged once
+//! A refused write (a NaN translation or rotation, a teleport outside the walls, a NaN
+//! velocity, an invalid material or collider) gets one [`PhysicsWarning`] naming the entity,
+//! the field and what is allowed, and the component is put back to its last valid value: the
+//! next step finds the plugin's own value there and has nothing to judge. A refused spawn has
+//! no valid value to go back to; it waits, and its warning says until when.
+//!
+//! # Parents, scale, rotation
+//! Bodies are simulated in world space and the plugin reads and writes `Transform` as world
+//! coordinates, so a body entity must be top-level: one with a parent (`ChildOf`) is refused,
+//! or taken out of the simulation when it gets one ([`refuse_parented_body`]), until the
+//! parent is removed. `Transform::scale` is ignored (the collider keeps its size), and
+//! rectangles never rotate: a rotation written to one is put back to the identity, so what is
+//! drawn is what collides. Each of these two is said once per entity.
 
 use std::ops::DerefMut;
 
@@ -47,43 +63,112 @@ fn pose_of(mapping: CoordinateMapping, position: Vec2, angle: f32) -> BodyPose {
     }
 }
 
-/// Logs a refusal and sends it as a [`PhysicsWarning`].
+/// Logs a refusal (or what the plugin ignores) and sends it as a [`PhysicsWarning`].
 fn refuse(warnings: &mut MessageWriter<PhysicsWarning>, entity: Entity, message: String) {
     let message = format!("entity {entity}: {message}");
     warn!("{message}");
     warnings.write(PhysicsWarning { entity: Some(entity), message });
 }
 
+/// What a refused spawn's warning says about when the entity is judged again.
+const NOT_SIMULATED_UNTIL: &str =
+    "the entity is not simulated until its Transform or one of its physics components changes";
+
+/// The entities refused at spawn, each judged again by [`register_bodies`] once its
+/// `Transform`, velocities, material, collider or kind change, or, refused for its parent,
+/// once `ChildOf` is removed.
+#[derive(Resource, Debug, Default)]
+pub(crate) struct WaitingBodies(Vec<WaitingBody>);
+
+#[derive(Clone, Copy, Debug)]
+struct WaitingBody {
+    entity: Entity,
+    /// Refused for having a parent: judged again once `ChildOf` is removed (which changes
+    /// none of its components).
+    had_parent: bool,
+}
+
+impl WaitingBodies {
+    /// Adds `entity` to the list, once: a child refused again (its collider changed, say)
+    /// is still in it.
+    fn wait(&mut self, entity: Entity, had_parent: bool) {
+        if !self.0.iter().any(|w| w.entity == entity) {
+            self.0.push(WaitingBody { entity, had_parent });
+        }
+    }
+}
+
 /// Adds a body for each new collider and rebuilds the body of a changed collider or kind.
 ///
-/// An invalid collider (a size outside `MIN_BODY_SIZE ..= MAX_BODY_SIZE`) or a position outside
-/// the walls is refused with a warning: a new entity is then not simulated, a simulated one
-/// keeps its body and gets its old collider and kind back.
+/// A new entity is refused with one warning, and waits in [`WaitingBodies`] until its data
+/// change, when it has a parent (`ChildOf`: bodies live in world space, see
+/// [`refuse_parented_body`]), a non-finite `Transform` translation or rotation, a
+/// translation outside the walls, or a value the core refuses (a size outside
+/// `MIN_BODY_SIZE ..= MAX_BODY_SIZE`, a non-finite velocity). A simulated body whose
+/// collider or kind turns invalid keeps its body and gets its old collider and kind back.
 #[expect(clippy::type_complexity, reason = "a query over the body's components")]
 pub(crate) fn register_bodies(
     mut physics: ResMut<PhysicsWorld>,
-    mut bodies: Query<
-        (
-            Entity,
+    mut waiting: ResMut<WaitingBodies>,
+    mut bodies: ParamSet<(
+        Query<Entity, Or<(Changed<Collider>, Changed<RigidBody>)>>,
+        Query<(
             &mut Collider,
             &mut RigidBody,
-            &PhysicsMaterial,
-            &Transform,
-            &LinearVelocity,
-            &AngularVelocity,
+            Ref<PhysicsMaterial>,
+            Ref<Transform>,
+            Ref<LinearVelocity>,
+            Ref<AngularVelocity>,
             &mut PhysicsPose,
-        ),
-        Or<(Changed<Collider>, Changed<RigidBody>)>,
-    >,
+            Has<ChildOf>,
+        )>,
+    )>,
     mut warnings: MessageWriter<PhysicsWarning>,
 ) {
-    let mut entities: Vec<Entity> = bodies.iter().map(|(entity, ..)| entity).collect();
+    let mut entities: Vec<Entity> = bodies.p0().iter().collect();
+    if !waiting.0.is_empty() {
+        let mut query = bodies.p1();
+        // Despawned entities and removed colliders leave the list; changed ones are retried.
+        waiting.0.retain(|w| {
+            let Ok((collider, kind, material, transform, velocity, spin, _, parent)) =
+                query.get_mut(w.entity)
+            else {
+                return false;
+            };
+            // Refused for its parent, it would be refused again as long as it has one (and
+            // its `Transform` may hold the plugin's last write, from before it had one).
+            let changed = if w.had_parent {
+                !parent
+            } else {
+                collider.is_changed()
+                    || kind.is_changed()
+                    || material.is_changed()
+                    || transform.is_changed()
+                    || velocity.is_changed()
+                    || spin.is_changed()
+            };
+            if changed {
+                entities.push(w.entity);
+            }
+            !changed
+        });
+    }
     // Index order is spawn order in a fresh world (`Entity`'s own order is not).
     entities.sort_unstable_by_key(|entity| entity.index_u32());
+    entities.dedup();
     let mapping = physics.mapping();
+    let mut query = bodies.p1();
     for entity in entities {
-        let Ok((_, mut collider, mut rigid_body, material, transform, velocity, spin, mut pose)) =
-            bodies.get_mut(entity)
+        let Ok((
+            mut collider,
+            mut rigid_body,
+            material,
+            transform,
+            velocity,
+            spin,
+            mut pose,
+            parent,
+        )) = query.get_mut(entity)
         else {
             continue;
         };
@@ -93,44 +178,41 @@ pub(crate) fn register_bodies(
             Some(body) if body.shape() == shape && body.kind() == kind => continue,
             Some(body) => BodyDesc { shape, kind, ..body.desc() },
             None => {
-                let translation = transform.translation.truncate();
-                let position = mapping.position_to_core(translation);
-                if position.is_finite() && !physics.world().contains_point(position) {
-                    let (min, max) = physics.world().bounds();
-                    refuse(
-                        &mut warnings,
-                        entity,
-                        format!(
-                            "Transform translation {translation} lies outside the walls {:?}; \
-                             the entity is not simulated",
-                            mapping.rect_to_bevy(min, max)
-                        ),
-                    );
-                    continue;
-                }
-                BodyDesc {
-                    shape,
-                    kind,
-                    material: material.0,
-                    position,
-                    velocity: mapping.vector_to_core(velocity.0),
-                    angle: mapping.angle_to_core(rotation_angle(transform.rotation)),
-                    angular_velocity: mapping.angle_to_core(spin.0),
+                let spawn =
+                    judge_spawn(&physics, &transform, parent).map(|(position, angle)| BodyDesc {
+                        shape,
+                        kind,
+                        material: material.0,
+                        position,
+                        velocity: mapping.vector_to_core(velocity.0),
+                        angle,
+                        angular_velocity: mapping.angle_to_core(spin.0),
+                    });
+                match spawn {
+                    Ok(desc) => desc,
+                    Err(message) => {
+                        refuse(&mut warnings, entity, format!("{message}; {NOT_SIMULATED_UNTIL}"));
+                        waiting.wait(entity, parent);
+                        continue;
+                    }
                 }
             }
         };
         let handle = match physics.world_mut().add_body(desc) {
             Ok(handle) => handle,
             Err(error) => {
-                let outcome = match old.and_then(|h| physics.world().body(h)) {
+                let message = match old.and_then(|h| physics.world().body(h)) {
                     Some(body) => {
                         *collider = Collider::from_shape(body.shape());
                         *rigid_body = kind_of(body);
-                        "the body keeps its old collider"
+                        format!("Collider refused ({error}); the body keeps its old collider")
                     }
-                    None => "the entity is not simulated",
+                    None => {
+                        waiting.wait(entity, parent);
+                        format!("body refused ({error}); {NOT_SIMULATED_UNTIL}")
+                    }
                 };
-                refuse(&mut warnings, entity, format!("Collider refused ({error}); {outcome}"));
+                refuse(&mut warnings, entity, message);
                 continue;
             }
         };
@@ -138,7 +220,12 @@ pub(crate) fn register_bodies(
             // The rebuilt body replaces the old one; removing it wakes its island.
             let _ = physics.world_mut().remove_body(old);
         } else {
-            pose.remember_transform(transform);
+            pose.remember_transform(&transform);
+            if matches!(shape, Shape::Rect { .. }) {
+                // The simulated rotation: another one in the `Transform` is judged by
+                // `apply_user_writes` like any rotation written later.
+                pose.written_rotation = Quat::IDENTITY;
+            }
             pose.written_velocity = velocity.0;
             pose.written_angular_velocity = spin.0;
             if let Some(body) = physics.world().body(handle) {
@@ -150,11 +237,75 @@ pub(crate) fn register_bodies(
     }
 }
 
+/// Judges a new body's place: its position and angle in the core's frame, or why it is
+/// refused (naming the field and what is allowed).
+fn judge_spawn(
+    physics: &PhysicsWorld,
+    transform: &Transform,
+    parent: bool,
+) -> Result<(Vec2, f32), String> {
+    let mapping = physics.mapping();
+    if parent {
+        return Err("has a parent (ChildOf), and bodies must be top-level entities: the plugin \
+                    reads and writes Transform as world coordinates"
+            .into());
+    }
+    let translation = transform.translation.truncate();
+    let position = mapping.position_to_core(translation);
+    if !position.is_finite() || !physics.world().contains_point(position) {
+        let (min, max) = physics.world().bounds();
+        let walls = mapping.rect_to_bevy(min, max);
+        let problem = if position.is_finite() { "lies outside the walls" } else { "is not finite" };
+        return Err(format!(
+            "Transform translation {translation} {problem} (allowed: x and y inside the walls \
+             {walls:?})"
+        ));
+    }
+    let rotation = transform.rotation;
+    if !rotation.is_finite() {
+        return Err(format!(
+            "Transform rotation {rotation} is not finite (allowed: a finite rotation about z)"
+        ));
+    }
+    Ok((position, mapping.angle_to_core(rotation_angle(rotation))))
+}
+
 fn kind_of(body: &Body) -> RigidBody {
     if body.is_dynamic() { RigidBody::Dynamic } else { RigidBody::Static }
 }
 
+/// Takes a simulated body whose entity was given a parent out of the simulation, with a
+/// warning: bodies live in world space, and the plugin reads and writes `Transform` as world
+/// coordinates. The entity waits in [`WaitingBodies`] until `ChildOf` is removed.
+pub(crate) fn refuse_parented_body(
+    inserted: On<Insert, ChildOf>,
+    physics: Option<ResMut<PhysicsWorld>>,
+    waiting: Option<ResMut<WaitingBodies>>,
+    mut warnings: MessageWriter<PhysicsWarning>,
+    mut commands: Commands,
+) {
+    let (Some(mut physics), Some(mut waiting)) = (physics, waiting) else { return };
+    let entity = inserted.entity;
+    if physics.unlink_and_queue(entity) {
+        commands.entity(entity).try_remove::<Sleeping>();
+        waiting.wait(entity, true);
+        refuse(
+            &mut warnings,
+            entity,
+            format!(
+                "was given a parent (ChildOf), and bodies must be top-level entities: the body \
+                 left the simulation; {NOT_SIMULATED_UNTIL}"
+            ),
+        );
+    }
+}
+
 /// Hands the user's writes to the core: teleports, velocities and materials.
+///
+/// Each write is judged once: a refused value gets one warning naming the field and what is
+/// allowed, and the component is put back to its last valid value, so the next step finds
+/// nothing new. A `Transform` scale other than 1 is pointed out once per entity (colliders
+/// keep their size).
 ///
 /// Every step looks at every body, so the common case, nothing written, reads only the
 /// components: the body's handle is looked up once something differs, and a material is
@@ -163,7 +314,7 @@ pub(crate) fn apply_user_writes(
     mut physics: ResMut<PhysicsWorld>,
     mut bodies: Query<(
         Entity,
-        &Transform,
+        &mut Transform,
         &mut LinearVelocity,
         &mut AngularVelocity,
         &mut PhysicsMaterial,
@@ -172,27 +323,31 @@ pub(crate) fn apply_user_writes(
     mut warnings: MessageWriter<PhysicsWarning>,
 ) {
     let mapping = physics.mapping();
-    for (entity, transform, mut velocity, mut spin, mut material, mut pose) in &mut bodies {
-        let moved = pose.transform_moved(transform);
+    for (entity, mut transform, mut velocity, mut spin, mut material, mut pose) in &mut bodies {
+        let moved = pose.transform_moved(&transform);
+        let scaled = !pose.scale_noticed && transform.scale.truncate() != Vec2::ONE;
         let pushed = velocity.0 != pose.written_velocity;
         let spun = spin.0 != pose.written_angular_velocity;
-        if !(moved || pushed || spun || material.is_changed()) {
+        if !(moved || scaled || pushed || spun || material.is_changed()) {
             continue;
         }
         let Some(handle) = physics.handle(entity) else { continue };
 
         if moved {
-            match teleport(&mut physics, handle, transform, &pose) {
-                Ok(()) => {
-                    if let Some(body) = physics.world().body(handle) {
-                        let now = pose_of(mapping, body.position(), body.angle());
-                        pose.set(now, now);
-                    }
-                }
-                Err(message) => refuse(&mut warnings, entity, message),
-            }
-            // Either way the value is handled: the next frame draws the body where it is.
-            pose.remember_transform(transform);
+            apply_transform(&mut physics, &mut warnings, entity, handle, &mut transform, &mut pose);
+        }
+
+        if scaled {
+            refuse(
+                &mut warnings,
+                entity,
+                format!(
+                    "Transform scale {} is ignored: the collider keeps its size (scale the \
+                     Collider instead); this is said once per entity",
+                    transform.scale
+                ),
+            );
+            pose.scale_noticed = true;
         }
 
         if pushed {
@@ -228,39 +383,79 @@ pub(crate) fn apply_user_writes(
     }
 }
 
-/// Moves a body to its `Transform`.
+/// Judges a `Transform` someone else wrote: a new translation teleports the body, a new
+/// rotation turns a circle.
 ///
-/// A circle whose rotation was written is turned to the new angle; rectangles never turn,
-/// so their rotation is ignored.
-fn teleport(
+/// A refused translation or rotation (not finite, outside the walls) is put back to the
+/// plugin's last value with a warning. Rectangles never rotate: a rotation written to one is
+/// put back to the identity, with a warning the first time for each entity.
+fn apply_transform(
     physics: &mut PhysicsWorld,
+    warnings: &mut MessageWriter<PhysicsWarning>,
+    entity: Entity,
     handle: BodyHandle,
-    transform: &Transform,
-    pose: &PhysicsPose,
-) -> Result<(), String> {
+    transform: &mut Mut<Transform>,
+    pose: &mut PhysicsPose,
+) {
     let mapping = physics.mapping();
-    let translation = transform.translation.truncate();
-    let Some(body) = physics.world().body(handle) else { return Ok(()) };
+    let Some(body) = physics.world().body(handle) else { return };
+    let circle = matches!(body.shape(), Shape::Circle { .. });
+    let mut teleported = false;
     // An unmoved translation keeps the core position bit for bit (the round trip through
     // Bevy's frame may not).
-    let moved = pose.translation_moved(transform);
-    let position = if moved { mapping.position_to_core(translation) } else { body.position() };
-    let turn_circle =
-        pose.rotation_moved(transform) && matches!(body.shape(), Shape::Circle { .. });
-    if moved {
-        physics
-            .world_mut()
-            .set_position(handle, position)
-            .map_err(|e| format!("teleport to {translation} refused ({e})"))?;
+    if pose.translation_moved(transform) {
+        let translation = transform.translation.truncate();
+        match physics.world_mut().set_position(handle, mapping.position_to_core(translation)) {
+            Ok(()) => teleported = true,
+            Err(error) => {
+                refuse(
+                    warnings,
+                    entity,
+                    format!("teleport to {translation} refused ({error}); Transform put back"),
+                );
+                let kept = pose.written_translation.unwrap_or(pose.current().translation);
+                transform.translation.x = kept.x;
+                transform.translation.y = kept.y;
+            }
+        }
     }
-    if turn_circle {
-        let angle = mapping.angle_to_core(rotation_angle(transform.rotation));
-        physics
-            .world_mut()
-            .set_angle(handle, angle)
-            .map_err(|e| format!("rotation refused ({e})"))?;
+    if pose.rotation_moved(transform) {
+        let rotation = transform.rotation;
+        if !rotation.is_finite() {
+            refuse(
+                warnings,
+                entity,
+                format!(
+                    "Transform rotation {rotation} refused (allowed: a finite rotation about z); \
+                     Transform put back"
+                ),
+            );
+            transform.rotation = pose.written_rotation;
+        } else if circle {
+            let angle = mapping.angle_to_core(rotation_angle(rotation));
+            // Finite, so only a stale handle could refuse it: nothing to turn then.
+            teleported |= physics.world_mut().set_angle(handle, angle).is_ok();
+        } else {
+            if !pose.rotation_noticed {
+                refuse(
+                    warnings,
+                    entity,
+                    format!(
+                        "Transform rotation {rotation} is put back to the identity: rectangles \
+                         never rotate; this is said once per entity"
+                    ),
+                );
+                pose.rotation_noticed = true;
+            }
+            transform.rotation = Quat::IDENTITY;
+        }
     }
-    Ok(())
+    if teleported && let Some(body) = physics.world().body(handle) {
+        let now = pose_of(mapping, body.position(), body.angle());
+        pose.set(now, now);
+    }
+    // The values now in the `Transform` are the body's: the next frame draws it from there.
+    pose.remember_transform(transform);
 }
 
 /// Runs one step of `time_step` seconds, unless paused (a requested single step runs anyway).

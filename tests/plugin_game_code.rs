@@ -1,0 +1,257 @@
+//! The plugin meets ordinary game code (issue 19): NaN writes into live bodies, bodies with
+//! a parent, bodies refused at spawn and fixed later, `Transform` scale and rectangles'
+//! rotation. Each refusal is said once, and nothing repeats every step.
+#![cfg(feature = "bevy")]
+
+mod plugin_support;
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy_sandbox_physics::physics::Shape;
+use bevy_sandbox_physics::prelude::*;
+use plugin_support::*;
+
+/// Frames of exactly one fixed step, so "the next frame" is "the next step".
+fn one_step_frames() -> App {
+    app_with(SandboxPhysicsPlugin::default(), Duration::from_secs_f64(1.0 / 120.0))
+}
+
+fn transform_mut(app: &mut App, entity: Entity) -> Mut<'_, Transform> {
+    app.world_mut().get_mut::<Transform>(entity).expect("transform")
+}
+
+/// The entity's simulated position, in Bevy's frame.
+fn simulated(app: &App, entity: Entity) -> Vec2 {
+    let handle = physics(app).handle(entity).expect("simulated");
+    let body = physics(app).world().body(handle).expect("body");
+    physics(app).mapping().position_to_bevy(body.position())
+}
+
+/// Asserts exactly one warning since the last call, about `entity`, containing each of
+/// `words`.
+fn assert_one_warning(app: &mut App, entity: Entity, words: &[&str]) {
+    let warnings = take_warnings(app);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0].entity, Some(entity));
+    for word in words {
+        assert!(warnings[0].message.contains(word), "{word:?} not in {}", warnings[0].message);
+    }
+}
+
+/// A circle and a rectangle in mid-air, falling, drawn at their latest physics pose (so the
+/// drawn and the simulated positions can be compared exactly).
+fn falling_circle_and_rectangle(app: &mut App) -> [Entity; 2] {
+    let circle = spawn(
+        app,
+        (Collider::circle(20.0), Transform::from_xyz(-100.0, 200.0, 0.0), NoInterpolation),
+    );
+    let rectangle = spawn(
+        app,
+        (Collider::rectangle(60.0, 30.0), Transform::from_xyz(100.0, 200.0, 0.0), NoInterpolation),
+    );
+    frames(app, 2);
+    assert!(take_warnings(app).is_empty());
+    [circle, rectangle]
+}
+
+/// After a refused write: no more warnings, and the body is drawn where it is simulated,
+/// which is where it goes on falling from.
+fn assert_drawn_where_simulated(app: &mut App, entity: Entity) {
+    let before = drawn(app, entity);
+    frames(app, 10);
+    assert!(take_warnings(app).is_empty(), "warned once, not every step");
+    assert_eq!(drawn(app, entity), simulated(app, entity), "drawn where simulated");
+    assert_eq!(drawn(app, entity), get::<PhysicsPose>(app, entity).current().translation);
+    assert!(drawn(app, entity).y < before.y - 1.0, "it goes on falling");
+}
+
+/// Issue 19: a NaN translation (a zero-vector look-at does this) was retried every step,
+/// about 120 warnings a second, and the body was no longer drawn. Now: one warning, the
+/// `Transform` put back, drawn where simulated.
+#[test]
+fn a_nan_translation_in_a_live_body_is_refused_once_and_put_back() {
+    let mut app = app();
+    for body in falling_circle_and_rectangle(&mut app) {
+        let last = drawn(&app, body);
+        transform_mut(&mut app, body).translation.x = f32::NAN;
+        app.update();
+        assert_one_warning(&mut app, body, &["teleport", "NaN", "allowed", "put back"]);
+        let now = drawn(&app, body);
+        assert!(now.is_finite(), "the Transform was put back, got {now}");
+        assert_eq!(now.x, last.x, "x back at its last valid value");
+        assert_drawn_where_simulated(&mut app, body);
+    }
+}
+
+/// Issue 19: a NaN rotation on a rectangle was not refused at all (its drawing froze while
+/// the simulation went on); on a circle it was retried every step.
+#[test]
+fn a_nan_rotation_in_a_live_body_is_refused_once_and_put_back() {
+    let mut app = app();
+    for body in falling_circle_and_rectangle(&mut app) {
+        let last = get::<Transform>(&app, body).rotation;
+        transform_mut(&mut app, body).rotation = Quat::from_xyzw(0.0, 0.0, f32::NAN, f32::NAN);
+        app.update();
+        assert_one_warning(&mut app, body, &["rotation", "allowed", "put back"]);
+        assert_eq!(get::<Transform>(&app, body).rotation, last, "rotation put back");
+        assert_drawn_where_simulated(&mut app, body);
+    }
+}
+
+/// Velocities: one warning, the component put back to the simulated value.
+#[test]
+fn a_nan_velocity_in_a_live_body_is_refused_once_and_put_back() {
+    let mut app = app();
+    let [circle, _] = falling_circle_and_rectangle(&mut app);
+    app.world_mut().get_mut::<LinearVelocity>(circle).expect("velocity").0.y = f32::NAN;
+    app.update();
+    assert_one_warning(&mut app, circle, &["LinearVelocity", "allowed"]);
+    assert!(get::<LinearVelocity>(&app, circle).0.is_finite());
+    app.world_mut().get_mut::<AngularVelocity>(circle).expect("spin").0 = f32::INFINITY;
+    app.update();
+    assert_one_warning(&mut app, circle, &["AngularVelocity", "allowed"]);
+    assert!(get::<AngularVelocity>(&app, circle).0.is_finite());
+    assert_drawn_where_simulated(&mut app, circle);
+}
+
+/// Issue 19: a child body was simulated at its local translation and drawn offset by its
+/// parent's transform. Bodies must be top-level: a child is refused with one warning (and
+/// its parent's moves and turns do not repeat it), and simulated once `ChildOf` goes.
+#[test]
+fn a_body_with_a_parent_is_refused_until_the_parent_is_removed() {
+    let mut app = one_step_frames();
+    let parent = spawn(
+        &mut app,
+        Transform::from_xyz(100.0, 50.0, 0.0).with_rotation(Quat::from_rotation_z(0.7)),
+    );
+    let child = spawn(
+        &mut app,
+        (Collider::circle(20.0), Transform::from_xyz(10.0, 0.0, 0.0), ChildOf(parent)),
+    );
+    app.update();
+    assert_one_warning(&mut app, child, &["ChildOf", "top-level", "not simulated until"]);
+    assert_eq!(physics(&app).handle(child), None);
+
+    // The parent moves and turns: the child stays out, silently, and its Transform is the
+    // user's.
+    for i in 0..5 {
+        let mut transform = transform_mut(&mut app, parent);
+        transform.translation.x += 20.0;
+        transform.rotate_z(0.3 + i as f32);
+        app.update();
+    }
+    assert!(take_warnings(&mut app).is_empty(), "warned once");
+    assert_eq!(physics(&app).handle(child), None);
+    assert_eq!(get::<Transform>(&app, child), Transform::from_xyz(10.0, 0.0, 0.0));
+
+    // Without the parent, its Transform is a world position: simulated within one step.
+    app.world_mut().entity_mut(child).remove::<ChildOf>();
+    app.update();
+    assert!(take_warnings(&mut app).is_empty());
+    let at = simulated(&app, child);
+    assert_eq!(at.x, 10.0);
+    assert!(at.y < 0.0 && at.y > -1.0, "one step of falling from y = 0, at {at}");
+
+    // A simulated body given a parent leaves the simulation, with one warning.
+    app.world_mut().entity_mut(child).insert(ChildOf(parent));
+    assert_eq!(physics(&app).handle(child), None, "unlinked at once");
+    app.update();
+    assert_eq!(physics(&app).world().body_count(), 0, "its body left the core");
+    assert_one_warning(&mut app, child, &["ChildOf", "not simulated until"]);
+    frames(&mut app, 5);
+    assert!(take_warnings(&mut app).is_empty(), "warned once");
+}
+
+/// Issue 19: a refused spawn stayed refused forever. Now it is judged again when its data
+/// change, and simulated within one step once they are valid.
+#[test]
+fn a_body_refused_at_spawn_is_simulated_within_one_step_once_fixed() {
+    let mut app = one_step_frames();
+    let outside = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 1000.0, 0.0)));
+    let fast = spawn(
+        &mut app,
+        (
+            Collider::circle(20.0),
+            Transform::from_xyz(200.0, 0.0, 0.0),
+            LinearVelocity(Vec2::new(f32::NAN, 0.0)),
+        ),
+    );
+    app.update();
+    let warnings = take_warnings(&mut app);
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert_eq!(warnings[0].entity, Some(outside));
+    assert!(warnings[0].message.contains("outside the walls"), "{}", warnings[0].message);
+    assert_eq!(warnings[1].entity, Some(fast));
+    assert!(warnings[1].message.contains("velocity"), "{}", warnings[1].message);
+    for warning in &warnings {
+        assert!(warning.message.contains("not simulated until"), "{}", warning.message);
+    }
+    // Waiting, silently: nothing changed, nothing is judged again.
+    frames(&mut app, 5);
+    assert!(take_warnings(&mut app).is_empty());
+    assert_eq!(physics(&app).handle(outside), None);
+
+    transform_mut(&mut app, outside).translation.y = 100.0;
+    app.world_mut().get_mut::<LinearVelocity>(fast).expect("velocity").0 = Vec2::new(50.0, 0.0);
+    let before = steps(&app);
+    app.update();
+    assert_eq!(steps(&app), before + 1);
+    assert!(take_warnings(&mut app).is_empty());
+    assert!(simulated(&app, outside).y < 100.0, "simulated in that one step");
+    assert!(simulated(&app, fast).x > 200.0, "simulated in that one step");
+    assert_eq!(physics(&app).world().body_count(), 2);
+}
+
+/// Issue 19: a scale of 2 drew a sprite twice the size of its collider, silently. Scale is
+/// ignored, and said so once per entity.
+#[test]
+fn a_transform_scale_is_ignored_and_said_so_once() {
+    let mut app = app();
+    let ball = spawn(
+        &mut app,
+        (Collider::circle(20.0), Transform::from_xyz(0.0, 0.0, 0.0).with_scale(Vec3::splat(2.0))),
+    );
+    app.update();
+    assert_one_warning(&mut app, ball, &["scale", "ignored"]);
+    let handle = physics(&app).handle(ball).expect("simulated");
+    assert_eq!(physics(&app).world().body(handle).expect("body").shape(), Shape::circle(20.0));
+    assert_eq!(get::<Transform>(&app, ball).scale, Vec3::splat(2.0), "the game's value stays");
+
+    transform_mut(&mut app, ball).scale = Vec3::splat(3.0);
+    frames(&mut app, 5);
+    assert!(take_warnings(&mut app).is_empty(), "once per entity");
+}
+
+/// Issue 19: a rectangle's rotation was overwritten with the identity, silently. It still
+/// is (rectangles never rotate, so what is drawn is what collides), said once per entity.
+#[test]
+fn a_rotation_on_a_rectangle_is_put_back_to_the_identity_and_said_so_once() {
+    let mut app = app();
+    let rotation = Quat::from_rotation_z(0.5);
+    let crate_box = spawn(
+        &mut app,
+        (
+            Collider::rectangle(60.0, 30.0),
+            Transform::from_xyz(0.0, 0.0, 0.0).with_rotation(rotation),
+        ),
+    );
+    app.update();
+    assert_one_warning(&mut app, crate_box, &["rectangles never rotate", "identity"]);
+    assert_eq!(get::<Transform>(&app, crate_box).rotation, Quat::IDENTITY);
+    let handle = physics(&app).handle(crate_box).expect("simulated");
+    assert_eq!(physics(&app).world().body(handle).expect("body").angle(), 0.0);
+
+    transform_mut(&mut app, crate_box).rotation = Quat::from_rotation_z(-1.0);
+    app.update();
+    assert!(take_warnings(&mut app).is_empty(), "once per entity");
+    assert_eq!(get::<Transform>(&app, crate_box).rotation, Quat::IDENTITY);
+    // A circle turns to a written rotation, without a word.
+    let wheel = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(200.0, 0.0, 0.0)));
+    app.update();
+    transform_mut(&mut app, wheel).rotation = rotation;
+    app.update();
+    assert!(take_warnings(&mut app).is_empty());
+    let handle = physics(&app).handle(wheel).expect("simulated");
+    assert!((physics(&app).world().body(handle).expect("body").angle() + 0.5).abs() < 1e-5);
+}
