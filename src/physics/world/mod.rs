@@ -237,9 +237,9 @@ impl World {
     /// many bodies at once, [`remove_bodies`](Self::remove_bodies) makes one pass for all.
     pub fn remove_body(&mut self, handle: BodyHandle) -> Result<Body, PhysicsError> {
         let index = self.slot_of(handle)?;
-        self.wake_slot(index);
-        self.wake_near(index);
-        self.take_body(index).ok_or(PhysicsError::StaleHandle(handle))
+        let body = self.take_body(index).ok_or(PhysicsError::StaleHandle(handle))?;
+        self.wake_islands_and_near(body.sleep_island().as_slice(), &[body.aabb()]);
+        Ok(body)
     }
 
     /// Removes the bodies of `handles` (stale handles and repeats are skipped) and returns

@@ -204,26 +204,9 @@ impl World {
     /// Wakes sleepers whose boxes touch slot `index`'s box (a static or teleported body
     /// changes their support without a contact telling them).
     pub(super) fn wake_near(&mut self, index: usize) {
-        // Nothing sleeps: nothing to wake, and no pass over the bodies.
-        if self.sleeping_islands.is_empty() {
-            return;
-        }
-        let Some(body) = &self.slots[index].body else { return };
-        let (min, max) = body.aabb();
-        let margin = Vec2::splat(NEAR_MARGIN);
-        let touched: Vec<u32> = self
-            .slots
-            .iter()
-            .filter_map(|s| s.body.as_ref())
-            .filter(|b| b.sleeping)
-            .filter(|b| {
-                let (bmin, bmax) = b.aabb();
-                bmin.cmple(max + margin).all() && (min - margin).cmple(bmax).all()
-            })
-            .filter_map(Body::sleep_island)
-            .collect();
-        for id in touched {
-            self.wake_island(id);
+        if let Some(body) = &self.slots[index].body {
+            let aabb = body.aabb();
+            self.wake_islands_and_near(&[], &[aabb]);
         }
     }
 

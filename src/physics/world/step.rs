@@ -269,19 +269,18 @@ impl World {
         // (§11, see `update_sleep`): it moved farther than `sleep_linear_speed · dt`.
         let still = self.config.sleep_linear_speed * dt;
         let still_squared = still * still;
-        let pushed = &mut self.scratch.pushed;
-        pushed.clear();
-        pushed.resize(self.slots.len(), false);
         let mut braked = 0;
-        let per_slot = self.slots.iter_mut().zip(&self.scratch.positions).zip(pushed.iter_mut());
-        for ((slot, &position), pushed) in per_slot {
-            if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
-                let integrated = body.position;
-                body.position = position;
-                braked += usize::from(brake.apply(body));
-                *pushed = (body.position - integrated).length_squared() > still_squared;
-            }
-        }
+        let per_slot = self.slots.iter_mut().zip(&self.scratch.positions);
+        self.scratch.pushed.clear();
+        self.scratch.pushed.extend(per_slot.map(|(slot, &position)| {
+            let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) else {
+                return false;
+            };
+            let integrated = body.position;
+            body.position = position;
+            braked += usize::from(brake.apply(body));
+            (body.position - integrated).length_squared() > still_squared
+        }));
         self.stats.braked = braked;
     }
 }
