@@ -67,6 +67,7 @@ impl BodySpec {
             velocity: self.velocity * max_speed,
             angle: self.angle,
             angular_velocity: self.spin * max_speed / 12.0,
+            layers: Default::default(),
         }
     }
 }

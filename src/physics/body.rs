@@ -230,6 +230,45 @@ pub enum BodyKind {
     Static,
 }
 
+/// Collision layers (R-GAME-3): which of 32 layers a body is on (`memberships`) and which
+/// layers it interacts with (`filters`).
+///
+/// Two bodies A and B interact only when each is on a layer the other accepts:
+/// `A.memberships & B.filters != 0` and `B.memberships & A.filters != 0`. The default puts a
+/// body on every layer and lets it meet every layer, so a world that never sets layers
+/// behaves as one without them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CollisionLayers {
+    /// The layers the body is on, one bit each.
+    pub memberships: u32,
+    /// The layers the body interacts with, one bit each.
+    pub filters: u32,
+}
+
+impl CollisionLayers {
+    /// On every layer, meeting every layer: the default.
+    pub const ALL: Self = Self { memberships: u32::MAX, filters: u32::MAX };
+    /// On no layer, meeting none: the body touches no other body.
+    pub const NONE: Self = Self { memberships: 0, filters: 0 };
+
+    /// Layers from the two masks.
+    pub const fn new(memberships: u32, filters: u32) -> Self {
+        Self { memberships, filters }
+    }
+
+    /// Whether bodies on `self` and `other` interact: each is on a layer the other accepts.
+    pub const fn interacts_with(self, other: Self) -> bool {
+        self.memberships & other.filters != 0 && other.memberships & self.filters != 0
+    }
+}
+
+impl Default for CollisionLayers {
+    fn default() -> Self {
+        Self::ALL
+    }
+}
+
 /// Everything needed to add a body. Positions are in the world's y-down px frame (§1).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -248,6 +287,8 @@ pub struct BodyDesc {
     pub angle: f32,
     /// Angular velocity, rad/s (circles only).
     pub angular_velocity: f32,
+    /// Collision layers (default: every layer).
+    pub layers: CollisionLayers,
 }
 
 impl BodyDesc {
@@ -271,6 +312,7 @@ impl BodyDesc {
             velocity: Vec2::ZERO,
             angle: 0.0,
             angular_velocity: 0.0,
+            layers: CollisionLayers::ALL,
         }
     }
 
@@ -289,6 +331,12 @@ impl BodyDesc {
     /// With this angular velocity.
     pub fn with_angular_velocity(mut self, angular_velocity: f32) -> Self {
         self.angular_velocity = angular_velocity;
+        self
+    }
+
+    /// With these collision layers.
+    pub fn with_layers(mut self, layers: CollisionLayers) -> Self {
+        self.layers = layers;
         self
     }
 
@@ -357,6 +405,7 @@ pub struct Body {
     /// Held by a drag controller (§13).
     pub(crate) held: bool,
     pub(crate) drag_target: Vec2,
+    pub(crate) layers: CollisionLayers,
 }
 
 impl Body {
@@ -408,6 +457,7 @@ impl Body {
             sleep_island: NO_ISLAND,
             held: false,
             drag_target: desc.position,
+            layers: desc.layers,
         }
     }
 
@@ -421,6 +471,7 @@ impl Body {
             velocity: self.velocity,
             angle: self.angle,
             angular_velocity: self.angular_velocity,
+            layers: self.layers,
         }
     }
 
@@ -431,6 +482,10 @@ impl Body {
     /// Dynamic or static.
     pub fn kind(&self) -> BodyKind {
         self.kind
+    }
+    /// The collision layers.
+    pub fn layers(&self) -> CollisionLayers {
+        self.layers
     }
     /// The material.
     pub fn material(&self) -> Material {

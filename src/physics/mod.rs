@@ -60,8 +60,8 @@ mod timestep;
 mod velocity_tracker;
 mod world;
 
-pub use body::{Body, BodyDesc, BodyHandle, BodyKind, Material, Shape};
-pub use collision::{Manifold, Wall, collide};
+pub use body::{Body, BodyDesc, BodyHandle, BodyKind, CollisionLayers, Material, Shape};
+pub use collision::{Manifold, Wall, WallId, collide};
 pub use config::{
     ConfigError, FieldError, MAX_BODY_SIZE, MIN_BODY_SIZE, Parameter, ParameterGroup,
     ParameterValue, PhysicsConfig, tunnelling_speed_limit,

@@ -187,6 +187,7 @@ pub(crate) fn register_bodies(
                         velocity: mapping.vector_to_core(velocity.0),
                         angle,
                         angular_velocity: mapping.angle_to_core(spin.0),
+                        layers: Default::default(),
                     });
                 match spawn {
                     Ok(desc) => desc,

@@ -5,6 +5,30 @@ use glam::Vec2;
 use super::narrow_phase::Manifold;
 use crate::physics::body::Shape;
 
+/// One of the four walls, for events, queries and switching walls off (R-GAME-7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum WallId {
+    /// The wall at the world's smallest x.
+    Left,
+    /// The wall at the world's largest x.
+    Right,
+    /// The wall at the world's smallest y (the top of the screen; y points down).
+    Top,
+    /// The wall at the world's largest y: the floor.
+    Floor,
+}
+
+impl WallId {
+    /// The four walls in the world's storage order.
+    pub const ALL: [WallId; 4] = [WallId::Left, WallId::Right, WallId::Top, WallId::Floor];
+
+    /// The wall's place in [`WallId::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
 /// A wall: the half-plane `n·p ≥ offset`, its normal pointing into the world (§5).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Wall {
