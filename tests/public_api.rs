@@ -53,6 +53,7 @@ fn the_core_exports_exactly_its_listed_api() {
         "CollisionLayers",
         "Material",
         "Shape",
+        "BodyOrWall",
         "Manifold",
         "Wall",
         "WallId",

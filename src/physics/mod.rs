@@ -61,7 +61,7 @@ mod velocity_tracker;
 mod world;
 
 pub use body::{Body, BodyDesc, BodyHandle, BodyKind, CollisionLayers, Material, Shape};
-pub use collision::{Manifold, Wall, WallId, collide};
+pub use collision::{BodyOrWall, Manifold, Wall, WallId, collide};
 pub use config::{
     ConfigError, FieldError, MAX_BODY_SIZE, MIN_BODY_SIZE, Parameter, ParameterGroup,
     ParameterValue, PhysicsConfig, tunnelling_speed_limit,

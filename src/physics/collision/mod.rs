@@ -15,4 +15,4 @@ pub(crate) use mixing::{
     mixed_friction, mixed_restitution, pair_rolling_lever, wall_rolling_lever,
 };
 pub use narrow_phase::{Manifold, collide};
-pub use walls::{Wall, WallId};
+pub use walls::{BodyOrWall, Wall, WallId};

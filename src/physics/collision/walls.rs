@@ -3,7 +3,7 @@
 use glam::Vec2;
 
 use super::narrow_phase::Manifold;
-use crate::physics::body::Shape;
+use crate::physics::body::{BodyHandle, Shape};
 
 /// One of the four walls, for events, queries and switching walls off (R-GAME-7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -27,6 +27,16 @@ impl WallId {
     pub const fn index(self) -> usize {
         self as usize
     }
+}
+
+/// What a body touched, or a query hit: another body or one of the walls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum BodyOrWall {
+    /// A body.
+    Body(BodyHandle),
+    /// A wall.
+    Wall(WallId),
 }
 
 /// A wall: the half-plane `n·p ≥ offset`, its normal pointing into the world (§5).
