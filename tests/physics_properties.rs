@@ -68,6 +68,8 @@ impl BodySpec {
             angle: self.angle,
             angular_velocity: self.spin * max_speed / 12.0,
             layers: Default::default(),
+            sensor: false,
+            collision_events: false,
         }
     }
 }

@@ -287,8 +287,15 @@ pub struct BodyDesc {
     pub angle: f32,
     /// Angular velocity, rad/s (circles only).
     pub angular_velocity: f32,
-    /// Collision layers (default: every layer).
+    /// Collision layers (default: every layer). The walls ignore them.
     pub layers: CollisionLayers,
+    /// A sensor detects overlaps (reported as [`CollisionEvent`](super::CollisionEvent)s)
+    /// but pushes nothing and is pushed by no body; a dynamic sensor still rests on the
+    /// walls (R-GAME-2). Default: off.
+    pub sensor: bool,
+    /// Report this body's contacts as [`CollisionEvent`](super::CollisionEvent)s
+    /// (R-GAME-1). Default: off.
+    pub collision_events: bool,
 }
 
 impl BodyDesc {
@@ -313,6 +320,8 @@ impl BodyDesc {
             angle: 0.0,
             angular_velocity: 0.0,
             layers: CollisionLayers::ALL,
+            sensor: false,
+            collision_events: false,
         }
     }
 
@@ -337,6 +346,18 @@ impl BodyDesc {
     /// With these collision layers.
     pub fn with_layers(mut self, layers: CollisionLayers) -> Self {
         self.layers = layers;
+        self
+    }
+
+    /// Made a sensor: it reports its overlaps and touches nothing (R-GAME-2).
+    pub fn sensor(mut self) -> Self {
+        self.sensor = true;
+        self
+    }
+
+    /// With its contacts reported as collision events (R-GAME-1).
+    pub fn with_collision_events(mut self) -> Self {
+        self.collision_events = true;
         self
     }
 
@@ -378,6 +399,16 @@ impl BodyDesc {
 /// pass over the bodies reads. No island gets this id (`World::update_sleep` skips it).
 pub(crate) const NO_ISLAND: u32 = u32::MAX;
 
+/// [`Body::contact_flags`]: the body is a sensor (R-GAME-2).
+pub(crate) const SENSOR: u8 = 1;
+/// [`Body::contact_flags`]: the body's contacts are reported as events (R-GAME-1).
+pub(crate) const REPORTS: u8 = 2;
+
+/// The contact flags of a sensor (`sensor`) and of a body that reports its contacts.
+pub(crate) fn contact_flags(sensor: bool, collision_events: bool) -> u8 {
+    (if sensor { SENSOR } else { 0 }) | (if collision_events { REPORTS } else { 0 })
+}
+
 /// A body in the world. Read it through [`World::body`](super::World::body).
 #[derive(Clone, Debug)]
 pub struct Body {
@@ -406,6 +437,9 @@ pub struct Body {
     pub(crate) held: bool,
     pub(crate) drag_target: Vec2,
     pub(crate) layers: CollisionLayers,
+    /// [`SENSOR`] and [`REPORTS`]: one byte, which fits in the padding after the three
+    /// one-byte fields, where two `bool`s would grow every body by 4 bytes.
+    pub(crate) contact_flags: u8,
 }
 
 impl Body {
@@ -458,6 +492,7 @@ impl Body {
             held: false,
             drag_target: desc.position,
             layers: desc.layers,
+            contact_flags: contact_flags(desc.sensor, desc.collision_events),
         }
     }
 
@@ -472,6 +507,8 @@ impl Body {
             angle: self.angle,
             angular_velocity: self.angular_velocity,
             layers: self.layers,
+            sensor: self.is_sensor(),
+            collision_events: self.reports_collisions(),
         }
     }
 
@@ -486,6 +523,15 @@ impl Body {
     /// The collision layers.
     pub fn layers(&self) -> CollisionLayers {
         self.layers
+    }
+    /// Whether it is a sensor (R-GAME-2).
+    pub fn is_sensor(&self) -> bool {
+        self.contact_flags & SENSOR != 0
+    }
+    /// Whether its contacts are reported as collision events because it asked for them
+    /// (a sensor's overlaps are reported either way, R-GAME-1).
+    pub fn reports_collisions(&self) -> bool {
+        self.contact_flags & REPORTS != 0
     }
     /// The material.
     pub fn material(&self) -> Material {

@@ -188,6 +188,8 @@ pub(crate) fn register_bodies(
                         angle,
                         angular_velocity: mapping.angle_to_core(spin.0),
                         layers: Default::default(),
+                        sensor: false,
+                        collision_events: false,
                     });
                 match spawn {
                     Ok(desc) => desc,

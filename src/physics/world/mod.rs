@@ -36,8 +36,10 @@ use std::fmt;
 use glam::{Vec2, Vec4};
 
 use self::union_find::UnionFind;
-use crate::physics::body::{Body, BodyDesc, BodyHandle, BodyKind, NO_ISLAND, Shape};
-use crate::physics::collision::{self, BroadPhase, Proxy, ProxyState, Wall};
+use crate::physics::body::{
+    Body, BodyDesc, BodyHandle, BodyKind, CollisionLayers, NO_ISLAND, SENSOR, Shape,
+};
+use crate::physics::collision::{self, BodyOrWall, BroadPhase, Proxy, ProxyState, Wall, WallId};
 use crate::physics::config::{ConfigError, FieldError, MIN_BODY_SIZE, PhysicsConfig};
 use crate::physics::solver::{
     self, CachedImpulse, ContactCache, EnergyGuard, PairKey, Projection, ProjectionSettings,
@@ -46,6 +48,8 @@ use crate::physics::solver::{
 
 mod drag;
 mod edit;
+mod events;
+mod filters;
 mod query;
 mod reorder;
 mod scratch;
@@ -55,9 +59,11 @@ mod step;
 mod union_find;
 mod walls;
 
+pub use events::CollisionEvent;
+use events::ContactEvents;
 pub use query::{ContactInfo, Island, PhaseTimings, StepStats};
 use reorder::{REORDER_INTERVAL, REORDER_MIN_BODIES};
-use scratch::{Collider, Scratch};
+use scratch::{Collider, Scratch, SensorOverlap};
 use walls::{WallBrake, WallCollider};
 
 /// Errors of the world API. None of them changes the world.
@@ -149,6 +155,14 @@ pub struct World {
     /// allocates nothing.
     sleeping_islands: HashMap<u32, u32>,
     next_island_id: u32,
+    /// Bodies whose layers are not [`CollisionLayers::ALL`]: while there are none, the
+    /// broad phase skips the layer test (R-GAME-3).
+    layered_bodies: usize,
+    /// Bodies that are sensors or report their contacts: while there are none, the narrow
+    /// phase reads no contact flags and the step reports no events (R-GAME-1, R-GAME-2).
+    flagged_bodies: usize,
+    /// The pairs that touch and the last step's collision events (R-GAME-1).
+    contact_events: ContactEvents,
     stats: StepStats,
     steps: u64,
 }
@@ -172,6 +186,9 @@ impl World {
             warm_start_cache: ContactCache::default(),
             sleeping_islands: HashMap::new(),
             next_island_id: 0,
+            layered_bodies: 0,
+            flagged_bodies: 0,
+            contact_events: ContactEvents::default(),
             stats: StepStats::default(),
             steps: 0,
         };
@@ -200,7 +217,9 @@ impl World {
             return Err(PhysicsError::Invalid(ConfigError { problems }));
         }
         let body = Body::from_desc(&desc, self.config.max_speed, self.config.max_angular_speed());
-        let is_static = body.kind == BodyKind::Static;
+        // A static sensor holds nothing up: sleepers under it need not feel it (R-GAME-2).
+        let is_static = body.kind == BodyKind::Static && !desc.sensor;
+        self.count_contact_rules(&body, 1);
         let index = match self.free_ids.pop() {
             Some(id) => {
                 let index = self.slot_of_id[id as usize] as usize;
@@ -231,7 +250,8 @@ impl World {
     }
 
     /// Removes a body and wakes its island, so that bodies it supported fall (R-SLP-4), and
-    /// the sleepers whose boxes touch its box.
+    /// the sleepers whose boxes touch its box. Its touching pairs that reported collision
+    /// events end with a [`CollisionEvent::Ended`] among the next step's events.
     ///
     /// O(1) while nothing sleeps; with sleeping islands, a pass over the bodies. To remove
     /// many bodies at once, [`remove_bodies`](Self::remove_bodies) makes one pass for all.
@@ -283,6 +303,7 @@ impl World {
         slot.generation = slot.generation.wrapping_add(1) % WALL_GENERATION;
         self.free_ids.push(slot.id);
         self.body_count -= 1;
+        self.count_contact_rules(&body, -1);
         Some(body)
     }
 
