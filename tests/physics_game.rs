@@ -328,7 +328,7 @@ fn a_static_sensor_added_over_sleepers_leaves_them_asleep_r_game_2() {
     assert_eq!(started_and_ended(&w).0, [(ball, BodyOrWall::Body(sensor))], "A: the lower index");
 }
 
-/// Two sensors that overlap report nothing: their pair is not even tested.
+/// Two sensors that overlap report nothing, and neither pushes the other.
 #[test]
 fn two_sensors_never_report_each_other_r_game_2() {
     let mut w = world_with(Vec2::new(800.0, 600.0), no_gravity());

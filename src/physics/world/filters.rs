@@ -6,8 +6,8 @@
 //!
 //! A sensor's overlaps with bodies are found by the narrow phase like any contact, then set
 //! aside: they get no solver entry, so no impulse, no projection, no island and no waking
-//! (`World::collide_bodies`); they are reported as [`CollisionEvent`]s. Two sensors never
-//! pair. A dynamic sensor falls under gravity and still collides with the walls, so it is
+//! (`World::collide_bodies`); they are reported as [`CollisionEvent`]s. The overlap
+//! of two sensors is dropped. A dynamic sensor falls under gravity and still collides with the walls, so it is
 //! never lost out of the world, and it never falls asleep, so its overlaps stay current.
 //!
 //! The world counts the bodies off the default layers and those with contact flags, so that

@@ -163,8 +163,8 @@ impl World {
     }
 
     /// Exact tests of the candidate pairs (§5), with the warm-start impulses of last step.
-    /// A sensor's overlaps are set aside for the events, without a contact (R-GAME-2); two
-    /// sensors are not tested at all.
+    /// A sensor's overlaps are set aside for the events, without a contact (R-GAME-2); an
+    /// overlap of two sensors is dropped.
     pub(super) fn collide_bodies(&mut self) {
         let rolling_resistance = self.config.rolling_resistance;
         // At most one contact per pair: room for one per candidate, so the pushes below
@@ -192,19 +192,20 @@ impl World {
             } else {
                 (ib, ia)
             };
-            // How many of the two are sensors.
-            let sensors =
-                flags.map_or(0, |f| (f[ia as usize] & SENSOR) + (f[ib as usize] & SENSOR));
-            if sensors == 2 * SENSOR {
-                continue;
-            }
             let (a, b) = (&colliders[ia as usize], &colliders[ib as usize]);
             let Some(m) = collision::collide(&a.shape, a.position, &b.shape, b.position) else {
                 continue;
             };
-            if sensors != 0 {
-                overlaps.push(SensorOverlap { a: ia, b: ib, manifold: m });
-                continue;
+            // Tested per contact rather than per candidate, and only while some body has
+            // flags: the loop of a world without sensors gains one predicted branch.
+            if let Some(flags) = flags {
+                let sensors = (flags[ia as usize] & SENSOR) + (flags[ib as usize] & SENSOR);
+                if sensors == SENSOR {
+                    overlaps.push(SensorOverlap { a: ia, b: ib, manifold: m });
+                }
+                if sensors != 0 {
+                    continue; // two sensors: nothing
+                }
             }
             // Friction mixes by geometric mean (a smooth partner makes the contact smooth),
             // restitution by maximum (a rubber ball bounces off a wooden block) (§7, §8).
