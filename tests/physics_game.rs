@@ -670,3 +670,32 @@ fn a_body_keeps_its_sensor_and_event_flags_r_game_2() {
     let plain = BodyDesc::circle(20.0, Vec2::ZERO);
     assert!(!plain.sensor && !plain.collision_events, "both off by default");
 }
+
+/// Forgetting the warm-start impulses (a gravity toggle, a new time step) keeps the pairs
+/// that touch: no second start. Clearing the world ends every reported pair.
+#[test]
+fn forgetting_impulses_keeps_contacts_and_clearing_ends_them_r_game_1() {
+    let mut w = world();
+    let low = add(&mut w, wood_box(400.0, 580.0).with_collision_events());
+    let high = add(&mut w, wood_box(400.0, 540.0).with_collision_events());
+    let mut log = Vec::new();
+    for step in 0..60 {
+        step_logged(&mut w, step, &mut log);
+    }
+    assert_eq!(log.len(), 2, "the floor and the box on top: {log:?}");
+    w.set_gravity_enabled(false);
+    w.set_gravity_enabled(true);
+    let config = PhysicsConfig { time_step: 1.0 / 240.0, ..w.config().clone() };
+    w.set_config(config).unwrap();
+    for step in 60..120 {
+        step_logged(&mut w, step, &mut log);
+    }
+    assert_eq!(log.len(), 2, "nothing started again: {log:?}");
+    w.clear();
+    run(&mut w, 1);
+    let mut ended = started_and_ended(&w).1;
+    ended.sort_unstable();
+    assert_eq!(ended, [(low, BodyOrWall::Body(high)), (low, BodyOrWall::Wall(WallId::Floor))]);
+    run(&mut w, 1);
+    assert!(w.collision_events().is_empty());
+}

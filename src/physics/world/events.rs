@@ -5,22 +5,26 @@
 //! is a sensor (a sensor exists to report its overlaps). After each step
 //! [`World::collision_events`] holds that step's events; the next step clears them first.
 //!
-//! The world remembers the reported pairs that touch, by the handle bits of the two bodies
-//! (or of the wall and the body), with the last step that found them in contact. Each step
-//! looks up the reported pairs among its contacts and sensor overlaps: a pair not yet known
-//! has started. Then every known pair the step did not find has ended, unless the step could
-//! not have found it: when neither of its bodies was an awake dynamic body (two sleepers, a
-//! sleeper and a static body, a sleeper and a wall), the pair is untested and still touches.
-//! So an island falling asleep ends nothing and waking starts nothing again: a contact
-//! period has exactly one start and one end. A removed body's pairs end in the next step
-//! (the event names its stale handle), as do pairs that are no longer reported (both bodies
-//! opted out) or no longer touch because of new layers.
+//! Each contact period of a reported pair has exactly one start and one end:
 //!
-//! Only reported pairs are remembered, so a world in which no body opted in does no work
-//! here; with every body opted in, the cost is one hash lookup per contact and one pass over
-//! the remembered pairs per step.
+//! - **Contacts** (body–body and wall) are followed by the warm-start cache, which already
+//!   keeps every touching pair from one step to the next, sleeping pairs included, and looks
+//!   each contact up once per step (`solve_velocities`). Each entry carries a `reported` bit.
+//!   A contact reported now whose entry was not reported has started; a reported entry that
+//!   leaves the cache (its pair no longer touches: `store_impulses`) has ended. The cache
+//!   keeps the pairs that the step could not test, those of which neither body was an awake
+//!   dynamic body (two sleepers, a sleeper and a static body, a sleeper and a wall); they
+//!   still touch. So an island falling asleep ends nothing and waking starts nothing again.
+//! - **Sensor overlaps** have no cache entry: the world keeps the reported ones in a hash
+//!   map with the last step that found them, with the same rule for untested pairs.
+//!
+//! A removed body's pairs end in the next step (the event names its stale handle), as do
+//! pairs that are no longer reported (both bodies opted out) or no longer touch because of
+//! new layers, and `World::clear` ends every pair.
+//!
+//! A world in which no body has flags does no work here. With every body reporting, a step
+//! reads one more bit per cache lookup and compares it per contact; no hashing.
 
-use std::collections::hash_map::Entry;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::filters::set_flag;
@@ -86,22 +90,26 @@ impl CollisionEvent {
     }
 }
 
-/// What is remembered of a touching pair.
-#[derive(Clone, Copy, Debug)]
-struct Touch {
-    /// The last step (its number before it ran) that found the pair touching.
-    seen: u64,
-    /// A sensor's overlap.
-    sensor: bool,
-}
-
-/// A hash of pair keys, which are two well-spread integers: a multiply and a rotation per
-/// word, then the high half folded onto the low half (which picks the bucket). The
-/// standard hasher (SipHash) is built to resist chosen keys, and costs several times as
-/// much per lookup; pair keys come from the world, not from an adversary. Deterministic,
-/// so that two worlds fed the same calls report the same events in the same order.
+/// A hash of pair keys that keeps neighbours near each other in the table.
+///
+/// The step looks its contacts up in sweep order, in which bodies of neighbouring handle
+/// indices mostly follow each other. So the part of the hash that picks the bucket (its low
+/// bits) is the index of the pair's anchor body (A, or the body of a wall contact) times
+/// four, plus two bits of the other side: the pairs of one body share a run of buckets, and
+/// consecutive lookups mostly land in the table's memory already loaded. A well-mixed hash
+/// sends each lookup to a random place of a table larger than the cache: a miss per
+/// contact, which cost more than the lookup itself. The top 7 bits, which the table keeps
+/// as a tag to tell the keys in a bucket group apart, come from a mix of both words.
+///
+/// The standard hasher (SipHash) resists chosen keys at several times the cost; pair keys
+/// come from the world, not from an adversary. Deterministic, so that two worlds fed the
+/// same calls report the same events in the same order.
 #[derive(Clone, Copy, Debug, Default)]
-struct PairHasher(u64);
+struct PairHasher {
+    /// The key's two words, as written (`(u64, u64)` writes A's, then B's).
+    first: u64,
+    second: u64,
+}
 
 impl Hasher for PairHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -112,21 +120,35 @@ impl Hasher for PairHasher {
 
     #[inline]
     fn write_u64(&mut self, word: u64) {
-        // 2⁶⁴/φ: odd, with well-mixed bits.
-        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (self.first, self.second) = (self.second, word);
     }
 
     #[inline]
     fn finish(&self) -> u64 {
-        self.0 ^ (self.0 >> 32)
+        let (a, b) = (self.first, self.second);
+        let anchor = if (a >> 32) as u32 == WALL_GENERATION { b } else { a };
+        // 2⁶⁴/φ: odd, with well-mixed bits, the high ones from all of the input.
+        let tag = (a ^ b.rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15) & !(u64::MAX >> 7);
+        tag | (u64::from(anchor as u32) << 2) | ((a ^ b) & 3)
     }
 }
 
 /// The reported pairs that touch and the last step's events.
 #[derive(Clone, Debug, Default)]
 pub(super) struct ContactEvents {
-    touching: HashMap<PairKey, Touch, BuildHasherDefault<PairHasher>>,
+    /// The sensors' reported overlaps (contacts are followed by the warm-start cache).
+    /// Each with the last step (its number before it ran) that found it.
+    touching: HashMap<PairKey, u64, BuildHasherDefault<PairHasher>>,
     events: Vec<CollisionEvent>,
+    /// Ends found before the step reports: by `store_impulses` (pairs that left the cache
+    /// or stopped being reported while asleep) and by `World::clear`.
+    pub(super) pending_ends: Vec<CollisionEvent>,
+    /// Reported pairs the cache kept without a contact this step (asleep), counted by
+    /// `store_impulses`.
+    pub(super) kept_reported: usize,
+    /// Reported pairs in the cache after the last step: while there are any, or any body
+    /// has flags, the step follows the contacts' `reported` bits.
+    cached_reported: usize,
 }
 
 impl ContactEvents {
@@ -135,24 +157,30 @@ impl ContactEvents {
         self.events.clear();
     }
 
-    /// Notes that the pair `key` touches in step `now`; a pair not touching before starts,
+    /// Ends every reported pair the cache holds (its bodies are all being removed).
+    pub(super) fn end_all_cached(&mut self, cache: &ContactCache) {
+        let ends = cache.reported_keys().map(ended);
+        self.pending_ends.extend(ends);
+        self.cached_reported = 0;
+    }
+
+    /// Notes that the overlap `key` is found in step `now`; one not found before starts,
     /// with the event `started()`.
-    #[inline]
-    fn touch(
-        &mut self,
-        key: PairKey,
-        now: u64,
-        sensor: bool,
-        started: impl FnOnce() -> CollisionEvent,
-    ) {
-        match self.touching.entry(key) {
-            Entry::Occupied(mut touch) => touch.get_mut().seen = now,
-            Entry::Vacant(place) => {
-                place.insert(Touch { seen: now, sensor });
-                self.events.push(started());
-            }
+    fn touch(&mut self, key: PairKey, now: u64, started: impl FnOnce() -> CollisionEvent) {
+        // Most pairs touched last step too: a lookup, and a second hash only for a new pair.
+        if let Some(seen) = self.touching.get_mut(&key) {
+            *seen = now;
+        } else {
+            self.touching.insert(key, now);
+            self.events.push(started());
         }
     }
+}
+
+/// The end of the contact of pair `key` (contacts are never a sensor's).
+pub(super) fn ended(key: PairKey) -> CollisionEvent {
+    let (a, b) = sides(key);
+    CollisionEvent::Ended { a, b, sensor: false }
 }
 
 /// The handle packed in `bits` (`BodyHandle::to_bits`).
@@ -170,9 +198,9 @@ fn sides(key: PairKey) -> (BodyHandle, BodyOrWall) {
 }
 
 impl World {
-    /// The collision events of the last step (R-GAME-1): the starts in the order of the
-    /// step's contacts (body pairs, wall contacts, sensor overlaps), then the ends in the
-    /// order of their pairs. Cleared at the start of the next step.
+    /// The collision events of the last step (R-GAME-1): the ends in the order of their
+    /// pairs, then the starts in the order of the step's contacts (body pairs, wall
+    /// contacts, sensor overlaps). Cleared at the start of the next step.
     pub fn collision_events(&self) -> &[CollisionEvent] {
         &self.contact_events.events
     }
@@ -190,63 +218,107 @@ impl World {
         Ok(())
     }
 
+    /// Whether the step follows its contacts' `reported` bits: while some body has flags
+    /// or the cache holds reported pairs (which may end).
+    pub(super) fn follows_contacts(&self) -> bool {
+        self.flagged_bodies > 0 || self.contact_events.cached_reported > 0
+    }
+
+    /// Which of the step's contacts are reported, into `scratch.reported`: those with a
+    /// body that has flags (none while no body has any).
+    pub(super) fn find_reported_contacts(&mut self) {
+        let scratch = &mut self.scratch;
+        scratch.reported.clear();
+        if self.flagged_bodies == 0 {
+            return;
+        }
+        // Filled by `gather_bodies` while some body has flags.
+        let flags = &scratch.contact_flags[..];
+        let body_contacts = scratch.body_contact_count;
+        scratch.reported.extend(scratch.contacts.iter().enumerate().map(|(i, c)| {
+            // A wall contact's A is the wall (its solver index lies past the slots).
+            let a = if i < body_contacts { flags[c.a as usize] } else { 0 };
+            a | flags[c.b as usize] != 0
+        }));
+    }
+
     /// Finds the step's starting and ending reported pairs (see the module docs); the last
     /// phase of the step, with this step's contacts, impulses and awake flags at hand.
     pub(super) fn report_collision_events(&mut self) {
-        let tracker = &mut self.contact_events;
-        if self.flagged_bodies == 0 && tracker.touching.is_empty() {
+        if !self.follows_contacts()
+            && self.contact_events.touching.is_empty()
+            && self.contact_events.pending_ends.is_empty()
+        {
             return;
         }
+        let mut ends = std::mem::take(&mut self.contact_events.pending_ends);
+        if self.follows_contacts() {
+            self.report_contacts(&mut ends);
+        }
+        self.report_overlaps(&mut ends);
+        // The ends first, in the order of their pairs: a pair that turns from a contact into
+        // a sensor's overlap (or back) ends one period and starts the next in the same step.
+        ends.sort_unstable_by_key(CollisionEvent::pair);
+        let events = &mut self.contact_events.events;
+        events.extend_from_slice(&ends);
+        events.rotate_right(ends.len());
+        ends.clear();
+        self.contact_events.pending_ends = ends; // the buffer, for the next step
+    }
+
+    /// The contacts: each one's `reported` bit of last step (`scratch.was_reported`, from
+    /// the cache) against this step's. Pairs that left the cache ended in `store_impulses`.
+    fn report_contacts(&mut self, ends: &mut Vec<CollisionEvent>) {
+        let mut reported_now = 0;
+        let scratch = &self.scratch;
+        let contacts =
+            scratch.contacts.iter().zip(&scratch.contact_keys).zip(&scratch.was_reported);
+        for (i, ((c, &key), &was)) in contacts.enumerate() {
+            let now = scratch.reported.get(i).copied().unwrap_or(false);
+            reported_now += usize::from(now);
+            if now && !was {
+                let (a, b) = sides(key);
+                // A wall contact's normal points from the wall to the body: turned round,
+                // from the body (A of the event) to the wall.
+                let normal = if i < scratch.body_contact_count { c.normal } else { -c.normal };
+                let normal_impulse = c.total_normal_impulse();
+                self.contact_events.events.push(CollisionEvent::Started {
+                    a,
+                    b,
+                    point: c.point,
+                    normal,
+                    normal_impulse,
+                    sensor: false,
+                });
+            } else if was && !now {
+                ends.push(ended(key)); // still touching, no longer reported
+            }
+        }
+        self.contact_events.cached_reported = self.contact_events.kept_reported + reported_now;
+    }
+
+    /// The sensors' overlaps, followed in a hash map: a pair not yet known has started;
+    /// a known pair not found has ended unless the step could not have found it.
+    fn report_overlaps(&mut self, ends: &mut Vec<CollisionEvent>) {
+        let tracker = &mut self.contact_events;
         let now = self.steps;
         let scratch = &self.scratch;
-        if self.flagged_bodies > 0 {
-            // Filled by `gather_bodies` while some body has flags.
-            let flags = &scratch.contact_flags[..];
-            let body_contacts = scratch.body_contact_count;
-            let contacts = scratch.contacts.iter().zip(&scratch.contact_keys);
-            for (i, (c, &key)) in contacts.enumerate() {
-                let body_pair = i < body_contacts;
-                // A wall contact's A is the wall (its solver index lies past the slots).
-                let reported =
-                    flags[c.b as usize] | if body_pair { flags[c.a as usize] } else { 0 };
-                if reported == 0 {
-                    continue;
-                }
-                tracker.touch(key, now, false, || {
-                    let (a, b) = sides(key);
-                    // A wall contact's normal points from the wall to the body: turned round,
-                    // from the body (A of the event) to the wall.
-                    let normal = if body_pair { c.normal } else { -c.normal };
-                    let normal_impulse = c.total_normal_impulse();
-                    CollisionEvent::Started {
-                        a,
-                        b,
-                        point: c.point,
-                        normal,
-                        normal_impulse,
-                        sensor: false,
-                    }
-                });
-            }
-            for overlap in &scratch.sensor_overlaps {
-                let (a, b) = (
-                    &scratch.colliders[overlap.a as usize],
-                    &scratch.colliders[overlap.b as usize],
-                );
-                let key = (a.handle_bits, b.handle_bits);
-                let m = overlap.manifold;
-                tracker.touch(key, now, true, || {
-                    let (a, b) = sides(key);
-                    CollisionEvent::Started {
-                        a,
-                        b,
-                        point: m.point,
-                        normal: m.normal,
-                        normal_impulse: 0.0,
-                        sensor: true,
-                    }
-                });
-            }
+        // Each pair comes once: `found` counts the distinct pairs.
+        let mut found = 0;
+        for overlap in &scratch.sensor_overlaps {
+            let (a, b) =
+                (&scratch.colliders[overlap.a as usize], &scratch.colliders[overlap.b as usize]);
+            let key = (a.handle_bits, b.handle_bits);
+            let m = overlap.manifold;
+            found += 1;
+            tracker.touch(key, now, || {
+                let (a, b) = sides(key);
+                let (point, normal) = (m.point, m.normal);
+                CollisionEvent::Started { a, b, point, normal, normal_impulse: 0.0, sensor: true }
+            });
+        }
+        if found == tracker.touching.len() {
+            return; // every pair overlapping before was found again: none ended
         }
         // The pairs this step did not find: ended, unless untested (both sides passive) and
         // still reported.
@@ -257,23 +329,14 @@ impl World {
             let body = slot.body.as_ref().filter(|_| slot.handle_bits() == bits)?;
             (!awake.get(index).copied().unwrap_or(false)).then_some(body.contact_flags)
         };
-        let still_touching = |key: PairKey| {
-            let flags_b = untested(key.1);
-            let flags_a =
-                if (key.0 >> 32) as u32 == WALL_GENERATION { Some(0) } else { untested(key.0) };
-            matches!((flags_a, flags_b), (Some(a), Some(b)) if a | b != 0)
-        };
-        let first_end = tracker.events.len();
-        let events = &mut tracker.events;
-        tracker.touching.retain(|&key, touch| {
-            let keep = touch.seen == now || still_touching(key);
+        let still_touching = |key: PairKey| matches!((untested(key.0), untested(key.1)), (Some(a), Some(b)) if a | b != 0);
+        tracker.touching.retain(|&key, &mut seen| {
+            let keep = seen == now || still_touching(key);
             if !keep {
                 let (a, b) = sides(key);
-                events.push(CollisionEvent::Ended { a, b, sensor: touch.sensor });
+                ends.push(CollisionEvent::Ended { a, b, sensor: true });
             }
             keep
         });
-        // In the order of their pairs, not of the hash table.
-        events[first_end..].sort_unstable_by_key(CollisionEvent::pair);
     }
 }

@@ -290,6 +290,7 @@ impl World {
             let slot = self.slot_of_id[index] as usize;
             self.take_body(slot);
         }
+        self.contact_events.end_all_cached(&self.warm_start_cache);
         self.warm_start_cache.clear();
         self.sleeping_islands.clear();
         self.stats.sleeping_islands = 0;

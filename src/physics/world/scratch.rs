@@ -64,6 +64,12 @@ pub(super) struct Scratch {
     pub(super) pairs: Vec<(u32, u32)>,
     /// The sensors' overlaps of the step (from `collide_bodies`).
     pub(super) sensor_overlaps: Vec<SensorOverlap>,
+    /// Per contact, whether its pair was reported touching last step (from the cache, by
+    /// `solve_velocities`, while collision events are followed).
+    pub(super) was_reported: Vec<bool>,
+    /// Per contact, whether one of its bodies reports it this step (while some body has
+    /// flags; empty otherwise).
+    pub(super) reported: Vec<bool>,
     /// Body–body contacts first, then wall contacts.
     pub(super) contacts: Vec<SolverContact>,
     pub(super) body_contact_count: usize,
