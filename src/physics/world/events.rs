@@ -90,26 +90,13 @@ impl CollisionEvent {
     }
 }
 
-/// A hash of pair keys that keeps neighbours near each other in the table.
-///
-/// The step looks its contacts up in sweep order, in which bodies of neighbouring handle
-/// indices mostly follow each other. So the part of the hash that picks the bucket (its low
-/// bits) is the index of the pair's anchor body (A, or the body of a wall contact) times
-/// four, plus two bits of the other side: the pairs of one body share a run of buckets, and
-/// consecutive lookups mostly land in the table's memory already loaded. A well-mixed hash
-/// sends each lookup to a random place of a table larger than the cache: a miss per
-/// contact, which cost more than the lookup itself. The top 7 bits, which the table keeps
-/// as a tag to tell the keys in a bucket group apart, come from a mix of both words.
-///
+/// A hash of pair keys (two well-spread integers) for the sensors' overlaps: a multiply and
+/// a rotation per word, then the high half folded onto the low half, which picks the bucket.
 /// The standard hasher (SipHash) resists chosen keys at several times the cost; pair keys
 /// come from the world, not from an adversary. Deterministic, so that two worlds fed the
 /// same calls report the same events in the same order.
 #[derive(Clone, Copy, Debug, Default)]
-struct PairHasher {
-    /// The key's two words, as written (`(u64, u64)` writes A's, then B's).
-    first: u64,
-    second: u64,
-}
+struct PairHasher(u64);
 
 impl Hasher for PairHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -120,16 +107,13 @@ impl Hasher for PairHasher {
 
     #[inline]
     fn write_u64(&mut self, word: u64) {
-        (self.first, self.second) = (self.second, word);
+        // 2⁶⁴/φ: odd, with well-mixed bits.
+        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 
     #[inline]
     fn finish(&self) -> u64 {
-        let (a, b) = (self.first, self.second);
-        let anchor = if (a >> 32) as u32 == WALL_GENERATION { b } else { a };
-        // 2⁶⁴/φ: odd, with well-mixed bits, the high ones from all of the input.
-        let tag = (a ^ b.rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15) & !(u64::MAX >> 7);
-        tag | (u64::from(anchor as u32) << 2) | ((a ^ b) & 3)
+        self.0 ^ (self.0 >> 32)
     }
 }
 
