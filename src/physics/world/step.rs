@@ -86,7 +86,7 @@ impl World {
     }
 
     /// One pass over the bodies for everything the contact phases read of them, so that each
-    /// 108-byte slot is loaded once: the proxies of the sweep, the [`Collider`]s of the narrow
+    /// 116-byte slot is loaded once: the proxies of the sweep, the [`Collider`]s of the narrow
     /// phase, the awake flags of the islands, and the contacts with the walls (§5, R-COL-6),
     /// which `collide_walls` appends after the body–body contacts.
     pub(super) fn gather_bodies(&mut self) {
