@@ -130,7 +130,6 @@ impl Plugin for PhysicsSimulationPlugin {
             .add_systems(FixedUpdate, run_physics_schedule.in_set(PhysicsSystems::Step))
             .add_systems(PreStartup, config::time_fixed_loop)
             .add_systems(First, sync::remove_despawned_bodies)
-            .add_observer(sync::remove_body)
             .add_observer(sync::refuse_parented_body);
 
         if self.walls_follow_window {
