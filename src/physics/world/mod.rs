@@ -22,6 +22,7 @@
 //! The four sides of the world rectangle are half-planes `n·p ≥ offset` with their normal
 //! pointing into the world. Walls are never bodies: their contacts use a solver entry with
 //! inverse mass 0, so they go through the same formulas as everything else (R-BODY-2).
+//! Each wall can be switched off for open worlds (R-GAME-7, `walls.rs`).
 //!
 //! # The emergency brake (§10)
 //! No body may end a step more than `max_wall_penetration` (12 px) inside a wall. The margin
