@@ -149,8 +149,8 @@ pub struct World {
     free_ids: Vec<u32>,
     body_count: usize,
     /// Forces, torques and gravity scales other than 1, by handle index: rare, so kept
-    /// apart from the bodies (`forces.rs`, R-GAME-5). Ordered, so that walking it is
-    /// deterministic (each entry touches only its own body, so only for tidiness).
+    /// apart from the bodies (`forces.rs`, R-GAME-5). Walked in index order; each entry
+    /// changes only its own body, so the order does not change the result.
     forces: BTreeMap<u32, Forces>,
     /// The step's working memory: buffers rebuilt every step (see [`Scratch`]).
     scratch: Scratch,
