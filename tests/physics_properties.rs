@@ -68,6 +68,7 @@ impl BodySpec {
             angle: self.angle,
             angular_velocity: self.spin * max_speed / 12.0,
             layers: Default::default(),
+            gravity_scale: 1.0,
         }
     }
 }

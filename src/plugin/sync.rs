@@ -191,6 +191,7 @@ pub(crate) fn register_bodies(
                         angle,
                         angular_velocity: mapping.angle_to_core(spin.0),
                         layers: Default::default(),
+                        gravity_scale: 1.0,
                     });
                 match spawn {
                     Ok(desc) => desc,
@@ -275,7 +276,7 @@ fn judge_spawn(
 }
 
 fn kind_of(body: &Body) -> RigidBody {
-    if body.is_dynamic() { RigidBody::Dynamic } else { RigidBody::Static }
+    RigidBody::from_kind(body.kind())
 }
 
 /// Takes a simulated body whose entity was given a parent out of the simulation, with a

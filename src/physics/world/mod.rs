@@ -22,6 +22,7 @@
 //! The four sides of the world rectangle are half-planes `n·p ≥ offset` with their normal
 //! pointing into the world. Walls are never bodies: their contacts use a solver entry with
 //! inverse mass 0, so they go through the same formulas as everything else (R-BODY-2).
+//! Each wall can be switched off for open worlds (R-GAME-7, `walls.rs`).
 //!
 //! # The emergency brake (§10)
 //! No body may end a step more than `max_wall_penetration` (12 px) inside a wall. The margin
@@ -30,7 +31,7 @@
 //! cases, such as a held body squeezing another into a wall. If it acted on normal impacts it
 //! would move positions and add potential energy (R-POS-3).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use glam::{Vec2, Vec4};
@@ -46,6 +47,7 @@ use crate::physics::solver::{
 
 mod drag;
 mod edit;
+mod forces;
 mod query;
 mod reorder;
 mod scratch;
@@ -55,6 +57,7 @@ mod step;
 mod union_find;
 mod walls;
 
+use forces::Forces;
 pub use query::{ContactInfo, Island, PhaseTimings, StepStats};
 use reorder::{REORDER_INTERVAL, REORDER_MIN_BODIES};
 use scratch::{Collider, Scratch};
@@ -67,7 +70,7 @@ pub enum PhysicsError {
     StaleHandle(BodyHandle),
     /// A body description, value or config was refused; every bad field is named.
     Invalid(ConfigError),
-    /// The operation needs a dynamic body.
+    /// The operation needs a dynamic body (not a static or kinematic one).
     NotDynamic(BodyHandle),
 }
 
@@ -76,7 +79,9 @@ impl fmt::Display for PhysicsError {
         match self {
             PhysicsError::StaleHandle(h) => write!(f, "{h} does not exist (removed or stale)"),
             PhysicsError::Invalid(e) => write!(f, "{e}"),
-            PhysicsError::NotDynamic(h) => write!(f, "{h} is static and cannot be moved this way"),
+            PhysicsError::NotDynamic(h) => {
+                write!(f, "{h} is not dynamic (static or kinematic) and cannot be moved this way")
+            }
         }
     }
 }
@@ -133,6 +138,9 @@ pub struct World {
     bounds_min: Vec2,
     bounds_max: Vec2,
     walls: [Wall; WALL_COUNT],
+    /// Which walls act, in the order of [`WallId::ALL`](crate::physics::WallId::ALL): a
+    /// switched-off wall has no contacts and no brake (R-GAME-7).
+    wall_enabled: [bool; WALL_COUNT],
     gravity_enabled: bool,
     slots: Vec<Slot>,
     /// For each handle index (id), the slot that holds it.
@@ -140,6 +148,10 @@ pub struct World {
     /// Ids whose slot is free, for reuse with the next generation.
     free_ids: Vec<u32>,
     body_count: usize,
+    /// Forces, torques and gravity scales other than 1, by handle index: rare, so kept
+    /// apart from the bodies (`forces.rs`, R-GAME-5). Walked in index order; each entry
+    /// changes only its own body, so the order does not change the result.
+    forces: BTreeMap<u32, Forces>,
     /// The step's working memory: buffers rebuilt every step (see [`Scratch`]).
     scratch: Scratch,
     broad_phase: BroadPhase,
@@ -162,11 +174,13 @@ impl World {
             bounds_min: Vec2::ZERO,
             bounds_max: Vec2::ONE,
             walls: [Wall { normal: Vec2::X, offset: 0.0 }; WALL_COUNT],
+            wall_enabled: [true; WALL_COUNT],
             gravity_enabled: true,
             slots: Vec::new(),
             slot_of_id: Vec::new(),
             free_ids: Vec::new(),
             body_count: 0,
+            forces: BTreeMap::new(),
             scratch: Scratch::default(),
             broad_phase: BroadPhase::default(),
             warm_start_cache: ContactCache::default(),
@@ -185,7 +199,9 @@ impl World {
 
     /// Adds a body. The description is checked first: sizes from `MIN_BODY_SIZE` up, a
     /// positive finite density, friction in [0, 2], restitution in [0, 1], finite values,
-    /// and a centre inside the world. A speed above `max_speed` is clamped.
+    /// a gravity scale in −100 ..= 100, and a centre inside the world (on the open side of
+    /// a switched-off wall, anywhere beyond it: see [`contains_point`](Self::contains_point)).
+    /// A speed above `max_speed` is clamped.
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, PhysicsError> {
         let mut problems = Vec::new();
         desc.check(&mut problems);
@@ -193,14 +209,17 @@ impl World {
             problems.push(FieldError {
                 field: "position",
                 value: format!("{}", desc.position),
-                allowed: format!("inside the world {} ..= {}", self.bounds_min, self.bounds_max),
+                allowed: self.placement_range(),
             });
         }
         if !problems.is_empty() {
             return Err(PhysicsError::Invalid(ConfigError { problems }));
         }
-        let body = Body::from_desc(&desc, self.config.max_speed, self.config.max_angular_speed());
-        let is_static = body.kind == BodyKind::Static;
+        let mut body =
+            Body::from_desc(&desc, self.config.max_speed, self.config.max_angular_speed());
+        // Only a dynamic body feels gravity; its scale, when not 1, goes to the sparse map.
+        body.forced = body.kind == BodyKind::Dynamic && desc.gravity_scale != 1.0;
+        let immovable = body.kind != BodyKind::Dynamic;
         let index = match self.free_ids.pop() {
             Some(id) => {
                 let index = self.slot_of_id[id as usize] as usize;
@@ -223,11 +242,16 @@ impl World {
             }
         };
         self.body_count += 1;
-        if is_static {
-            // A static body appearing under sleepers must be felt by them.
+        let handle = self.slots[index].handle();
+        if self.slots[index].body.as_ref().is_some_and(|b| b.forced) {
+            let forces = Forces { gravity_scale: desc.gravity_scale, ..Forces::NONE };
+            self.forces.insert(handle.index, forces);
+        }
+        if immovable {
+            // A static or kinematic body appearing under sleepers must be felt by them.
             self.wake_near(index);
         }
-        Ok(self.slots[index].handle())
+        Ok(handle)
     }
 
     /// Removes a body and wakes its island, so that bodies it supported fall (R-SLP-4), and
@@ -272,6 +296,7 @@ impl World {
         }
         self.warm_start_cache.clear();
         self.sleeping_islands.clear();
+        self.forces.clear();
         self.stats.sleeping_islands = 0;
     }
 
@@ -281,6 +306,9 @@ impl World {
         let slot = &mut self.slots[index];
         let body = slot.body.take()?;
         slot.generation = slot.generation.wrapping_add(1) % WALL_GENERATION;
+        if body.forced {
+            self.forces.remove(&slot.id);
+        }
         self.free_ids.push(slot.id);
         self.body_count -= 1;
         Some(body)
@@ -392,6 +420,15 @@ impl World {
         }
     }
 
+    /// The slot of a body whose velocity the user may set: dynamic or kinematic.
+    fn moving_slot_of(&self, handle: BodyHandle) -> Result<usize, PhysicsError> {
+        let index = self.slot_of(handle)?;
+        match &self.slots[index].body {
+            Some(b) if b.kind != BodyKind::Static => Ok(index),
+            _ => Err(PhysicsError::NotDynamic(handle)),
+        }
+    }
+
     fn held_slot_of(&self, handle: BodyHandle) -> Result<usize, PhysicsError> {
         let index = self.dynamic_slot_of(handle)?;
         match &self.slots[index].body {
@@ -404,4 +441,18 @@ impl World {
 /// Moves under the solver this step: dynamic and not asleep.
 fn is_awake_dynamic(body: &Body) -> bool {
     body.kind == BodyKind::Dynamic && !body.sleeping
+}
+
+/// A kinematic body with a velocity (R-GAME-4): it pairs with every body in the broad
+/// phase and wakes the sleepers it touches. At rest it is passive, like a static body, so
+/// a pile resting against a stopped platform can sleep.
+fn is_moving_kinematic(body: &Body) -> bool {
+    body.kind == BodyKind::Kinematic
+        && (body.velocity != Vec2::ZERO || body.angular_velocity != 0.0)
+}
+
+/// Enters the solver with its velocity: an awake dynamic body (movable) or a kinematic one
+/// (inverse mass 0, its velocity read by its contacts and never written).
+fn enters_solver(body: &Body) -> bool {
+    body.kind != BodyKind::Static && !body.sleeping
 }

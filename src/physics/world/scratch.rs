@@ -47,6 +47,9 @@ pub(super) struct Scratch {
     pub(super) wall_contacts: Vec<SolverContact>,
     pub(super) wall_keys: Vec<PairKey>,
     pub(super) pairs: Vec<(u32, u32)>,
+    /// How many kinematic bodies move this step (from `gather_bodies`): the sweep pairs
+    /// them with everything, and `find_pairs` drops what they need not meet.
+    pub(super) moving_kinematic: usize,
     /// Body–body contacts first, then wall contacts.
     pub(super) contacts: Vec<SolverContact>,
     pub(super) body_contact_count: usize,
