@@ -81,6 +81,7 @@ mod debug_draw;
 mod diagnostics;
 mod drag;
 mod interpolation;
+mod motion;
 #[cfg(feature = "panel")]
 mod panel;
 mod physics_world;
@@ -103,6 +104,7 @@ pub use debug_draw::{PhysicsDebugDraw, PhysicsDebugDrawPlugin};
 pub use diagnostics::{PhysicsDiagnosticsPlugin, PhysicsStatistics};
 pub use drag::{BodyDragPlugin, DragSettings, DragState, Held, NotDraggable, PointerCapture};
 pub use interpolation::PhysicsInterpolationPlugin;
+pub use motion::{BodyError, ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 #[cfg(feature = "panel")]
 pub use panel::{
     PhysicsPanel, PhysicsPanelParams, PhysicsPanelPlugin, physics_panel_ui, show_physics_panel,

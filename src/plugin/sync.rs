@@ -177,9 +177,10 @@ pub(crate) fn register_bodies(
         };
         let (shape, kind) = (collider.shape(), rigid_body.kind());
         let old = physics.handle(entity);
-        let desc = match old.and_then(|h| physics.world().body(h)) {
-            Some(body) if body.shape() == shape && body.kind() == kind => continue,
-            Some(body) => BodyDesc { shape, kind, ..body.desc() },
+        let desc = match old.and_then(|h| physics.world().body_desc(h).ok()) {
+            Some(body) if body.shape == shape && body.kind == kind => continue,
+            // The whole description, the gravity scale the core keeps apart included.
+            Some(body) => BodyDesc { shape, kind, ..body },
             None => {
                 let spawn =
                     judge_spawn(&physics, &transform, parent).map(|(position, angle)| BodyDesc {
