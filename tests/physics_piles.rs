@@ -6,8 +6,8 @@
 //! the scene's arrival is that of its last body. The pyramid's boxes start 0.25 px apart,
 //! so they all arrive within the first steps.
 //!
-//! The scenes that do not meet the 5 s yet are `#[ignore]`d with the time measured on this
-//! branch (release build, `examples/sleep_times.rs` prints them all); run them with
+//! The scenes that do not meet the 5 s yet are `#[ignore]`d with the time measured with
+//! today's solver (release build, `examples/sleep_times.rs` prints them all); run them with
 //! `cargo test --no-default-features --test physics_piles -- --ignored`.
 
 use std::collections::HashSet;
@@ -125,8 +125,8 @@ fn assert_falls_asleep(scene: &scenes::Scene) {
 }
 
 /// R-REST-3: 1,000 wood circles (radius 12–20 px) poured into a container as wide as their
-/// pile is deep. Measured: last arrival 2.33 s, all asleep 2.93 s later (main: 3.30 s); about
-/// 0.3 s to run in the dev profile.
+/// pile is deep. Measured: all asleep 3.30 s after the last arrival; about 0.3 s to run in the
+/// dev profile.
 #[test]
 fn a_pour_of_1000_equal_density_circles_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::pour(1_000, 1));
@@ -134,8 +134,8 @@ fn a_pour_of_1000_equal_density_circles_falls_asleep_r_rest_3() {
 
 /// R-REST-3: 4,000 wood circles poured likewise, a pile some 60 rows deep.
 #[test]
-#[ignore = "R-REST-3 not met yet: asleep 8.05 s after the last arrival (main: 18.7 s); the \
-            deep pile breathes with a period of about 0.4 s (docs/physics.md O2)"]
+#[ignore = "R-REST-3 not met yet: asleep 18.7 s after the last arrival; the deep pile \
+            breathes with a period of about 0.4 s (docs/physics.md O2)"]
 fn a_pour_of_4000_equal_density_circles_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::pour(4_000, 1));
 }
@@ -143,32 +143,32 @@ fn a_pour_of_4000_equal_density_circles_falls_asleep_r_rest_3() {
 /// R-REST-3: the mixed pile of 500 bodies of all four presets (steel 13 times as dense as
 /// wood, rubber bouncing with e = 0.8).
 #[test]
-#[ignore = "R-REST-3 not met yet: asleep 8.00 s after the last arrival (main: 5.96 s); \
-            rubber balls (e = 0.8) still bounce at 50-160 px/s 5 s after arrival"]
+#[ignore = "R-REST-3 not met yet: asleep 5.96 s after the last arrival; rubber balls \
+            (e = 0.8) still bounce at 50-160 px/s 5 s after arrival"]
 fn the_mixed_pile_of_500_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::mixed(500, 3));
 }
 
 /// R-REST-3: the mixed pile of 2,000 bodies.
 #[test]
-#[ignore = "R-REST-3 not met yet: asleep 12.7 s after the last arrival (main: never \
-            within 30 s); D8 waits for the deep overlaps under steel to be resolved"]
+#[ignore = "R-REST-3 not met yet: not asleep within 30 s of the last arrival (docs/physics.md \
+            O2)"]
 fn the_mixed_pile_of_2000_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::mixed(2_000, 3));
 }
 
 /// R-REST-3: 4,000 circles of 12–24 px raining into a wide container.
 #[test]
-#[ignore = "R-REST-3 not met yet: asleep 7.20 s after the last arrival (main: 6.58 s); \
-            the pile breathes (docs/physics.md O2)"]
+#[ignore = "R-REST-3 not met yet: asleep 6.58 s after the last arrival; the pile \
+            breathes (docs/physics.md O2)"]
 fn the_rain_of_4000_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::rain(4_000, 1));
 }
 
 /// R-REST-3: a pyramid of 1,830 boxes of 30 px, base 60.
 #[test]
-#[ignore = "R-REST-3 not met yet: asleep 5.38 s after the last arrival (main: 5.93 s, \
-            after a jump of the whole pyramid); it breathes with a period of about 0.43 s"]
+#[ignore = "R-REST-3 not met yet: asleep 5.93 s after the last arrival, after a jump of \
+            the whole pyramid (docs/physics.md O2); it breathes with a period of about 0.43 s"]
 fn a_pyramid_of_base_60_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::pyramid(60, 30.0));
 }
