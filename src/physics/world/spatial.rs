@@ -7,15 +7,16 @@
 //! of testing every body; the exact tests are in `collision/ray.rs` and
 //! `collision/shape_cast.rs`.
 //!
-//! A ray or shape cast walks along its path in stretches one grid cell long and tests the
-//! bodies in the cells each stretch (widened by the moving shape) overlaps. A hit at distance
+//! A ray or shape cast walks along its path in stretches and tests the bodies in the cells
+//! each stretch (widened by the moving shape) overlaps: one cell long among bodies, longer
+//! across empty cells. A hit at distance
 //! `t` lies in the stretch that contains `t`, so once the closest hit so far lies within the
 //! stretches already walked, no later stretch can beat it and the walk stops: in a pile the
 //! first stretches decide. The walk covers only the part of the path inside the bodies'
 //! union box, so a far origin or an infinite `max_distance` costs nothing. The exact tests
 //! start from the cast's own origin, so that a body's hit does not depend on the others.
 
-use super::spatial_index::{Entry, Grid};
+use super::spatial_index::{CellRange, Entry, Grid};
 use super::*;
 use crate::physics::body::CollisionLayers;
 use crate::physics::collision::{BodyOrWall, CastContact, WallId};
@@ -115,6 +116,9 @@ struct Cast {
     max_distance: f32,
 }
 
+/// The longest stretch of a cast's walk through empty cells, in cells.
+const MAX_STRETCH: f32 = 4.0;
+
 /// A hit on a body during a cast: its slot and where.
 type BodyContact = (usize, CastContact);
 
@@ -131,15 +135,11 @@ impl World {
         }
         let grid = self.spatial_index.grid(&self.slots, self.steps);
         let mut found = Vec::new();
-        if !grid.is_empty() {
-            let range = grid.cells(point, point);
-            let candidates = grid.cell_items(range.x.0, range.y.0).iter().chain(&grid.large);
-            for entry in candidates {
-                if entry.shape().contains_local(point - entry.position) {
-                    found.extend(self.accepted(entry.slot(), filter));
-                }
+        grid.for_each_near(point, point, |entry| {
+            if entry.shape().contains_local(point - entry.position) {
+                found.extend(self.accepted(entry.slot(), filter));
             }
-        }
+        });
         found.sort_unstable();
         Ok(found)
     }
@@ -167,21 +167,11 @@ impl World {
         }
         let grid = self.spatial_index.grid(&self.slots, self.steps);
         let mut found = Vec::new();
-        if !grid.is_empty() {
-            let range = grid.cells(min, max);
-            for y in range.y.0..=range.y.1 {
-                for x in range.x.0..=range.x.1 {
-                    for entry in grid.cell_items(x, y) {
-                        if grid.first_visit(entry, (x, y), &range) && overlaps(entry, min, max) {
-                            found.extend(self.accepted(entry.slot(), filter));
-                        }
-                    }
-                }
-            }
-            for entry in grid.large.iter().filter(|e| overlaps(e, min, max)) {
+        grid.for_each_near(min, max, |entry| {
+            if overlaps(entry, min, max) {
                 found.extend(self.accepted(entry.slot(), filter));
             }
-        }
+        });
         found.sort_unstable();
         Ok(found)
     }
@@ -224,7 +214,7 @@ impl World {
             }
             f32::INFINITY
         });
-        // A body listed in several cells is met once per visit: keep one of each.
+        // Neighbouring stretches share cells, so a body may be met more than once: keep one.
         contacts.sort_unstable_by_key(|&(slot, _)| slot);
         contacts.dedup_by_key(|&mut (slot, _)| slot);
         let mut hits: Vec<(BodyOrWall, CastContact)> = contacts
@@ -324,30 +314,40 @@ impl World {
         // of |origin| and t, a few ulps: the stretches' boxes are widened by as much, so that
         // a far origin still finds the cells its path really crosses.
         let rounding = 4.0 * f32::EPSILON * (origin.abs().max_element() + exit.abs());
-        let widen = shape_reach + grid.margin + rounding;
+        let widen = shape_reach + rounding;
         // From one cell before the union box (no body lies there) to where the ray leaves
-        // it, in stretches about a cell long. Counted, so that the walk advances even where
-        // a cell is below the rounding step of t, and at most one per column and row.
+        // it. A stretch is one cell long after one that met bodies; across empty cells each
+        // is twice as long as the last, up to `MAX_STRETCH` cells, so that empty space is
+        // crossed in a few lookups.
         let cell = grid.cell_size();
-        let start = (enter - cell).max(0.0);
-        let length = exit - start;
-        let stretches = (length / cell).ceil().clamp(1.0, grid.columns_and_rows() as f32) as u32;
-        let stretch = length / stretches as f32;
-        for k in 0..stretches {
-            let a = start + k as f32 * stretch;
-            let b = if k + 1 == stretches { exit } else { a + stretch };
+        let mut a = (enter - cell).max(0.0);
+        let mut stretch = cell;
+        let mut walked = CellRange::EMPTY;
+        loop {
+            // Where a + stretch rounds back to a (a cell below the rounding step of t), the
+            // rest of the way is one stretch: the walk always ends.
+            let b = if a + stretch > a { (a + stretch).min(exit) } else { exit };
             let (p, q) = (origin + a * direction, origin + b * direction);
-            let range = grid.cells(p.min(q) - widen, p.max(q) + widen);
+            let range = grid.cells_near(p.min(q) - widen, p.max(q) + widen);
+            let mut met = false;
             for y in range.y.0..=range.y.1 {
                 for x in range.x.0..=range.x.1 {
-                    for entry in grid.cell_items(x, y) {
-                        test(entry, &mut bound);
+                    // Neighbouring stretches share cells; the last one's were tested.
+                    if !walked.contains(x, y) {
+                        let items = grid.cell_items(x, y);
+                        met |= !items.is_empty();
+                        for entry in items {
+                            test(entry, &mut bound);
+                        }
                     }
                 }
             }
-            if bound <= b {
+            if bound <= b || b >= exit {
                 break;
             }
+            walked = range;
+            a = b;
+            stretch = if met { cell } else { (2.0 * stretch).min(MAX_STRETCH * cell) };
         }
     }
 

@@ -18,16 +18,18 @@
 //! index against the bodies and panics on a forgotten call.
 //!
 //! # The grid
-//! Cells are square, twice the bodies' mean box size (so a body lies in one to four cells),
-//! over the union of the boxes; at most `4n + 64` cells, coarser when the bodies are spread
-//! thinly. Each body is listed in every cell its box (widened by `margin`) overlaps; a body
-//! that would cover more than [`MAX_CELLS_PER_BODY`] cells, say a long static floor, is kept
-//! on a short list that every query tests. A point outside the grid falls into the nearest
-//! edge cell, which holds every body beyond that edge: the exact tests sort them out.
+//! Cells are square, twice the bodies' mean box size, over the union of the boxes; at most
+//! `4n + 64` cells, coarser when the bodies are spread thinly. Each body is listed once, in
+//! the cell of its centre (a counting sort, one increment per body), and a lookup of a box
+//! widens it by `reach`, the largest half extent of a listed body: a body overlapping the
+//! box has its centre within that widened box. A body larger than a cell (a long static
+//! floor, say) is not listed but kept on a short list that every query tests, so that it
+//! does not widen every lookup. A centre outside the grid falls into the nearest edge cell,
+//! and so does a lookup there: the exact tests sort them out.
 //!
 //! `margin` (a thousandth of a cell, and a millionth of the coordinates' magnitude for
-//! rounding) makes the lookup forgiving: a hit point computed in floats a few ulps outside a
-//! body's box still finds the body in its cell.
+//! rounding) widens every lookup a little more: a hit point computed in floats a few ulps
+//! outside a body's box still finds the body.
 //!
 //! The index sits behind a read-write lock, so that queries take `&World` and a `World`
 //! shared between threads (a Bevy resource) stays `Sync`: concurrent queries read it
@@ -36,9 +38,6 @@
 use std::sync::{PoisonError, RwLock, RwLockReadGuard};
 
 use super::*;
-
-/// A body spanning more cells than this is tested by every query instead of listed per cell.
-const MAX_CELLS_PER_BODY: u32 = 16;
 
 /// One body in the index: what the exact tests read, 20 bytes, so that a query reads no
 /// 108-byte slot until a body passes them.
@@ -88,8 +87,12 @@ pub(super) struct CellRange {
 }
 
 impl CellRange {
-    fn count(&self) -> u32 {
-        (self.x.1 - self.x.0 + 1) * (self.y.1 - self.y.0 + 1)
+    /// No cell at all.
+    pub(super) const EMPTY: CellRange = CellRange { x: (1, 0), y: (1, 0) };
+
+    /// Whether cell (x, y) is in the block.
+    pub(super) fn contains(&self, x: u32, y: u32) -> bool {
+        (self.x.0..=self.x.1).contains(&x) && (self.y.0..=self.y.1).contains(&y)
     }
 }
 
@@ -108,15 +111,19 @@ pub(super) struct Grid {
     inverse_cell: f32,
     columns: u32,
     rows: u32,
-    /// How far each box is widened when it is listed, px (see the module docs).
+    /// How far every lookup is widened for rounding, px (see the module docs).
     pub(super) margin: f32,
+    /// The largest half extents of a listed body: how far a lookup is widened so that it
+    /// finds every body overlapping its box by the body's centre.
+    reach: Vec2,
     /// The union of all boxes (empty: min > max when there are no bodies).
     pub(super) extent: (Vec2, Vec2),
     /// Cell `k = y·columns + x` holds `items[cell_start[k]..cell_start[k + 1]]`.
     cell_start: Vec<u32>,
-    cursor: Vec<u32>,
+    /// Per entry, the cell it is listed in (`u32::MAX`: on the large list).
+    cell_of: Vec<u32>,
     items: Vec<Entry>,
-    /// Bodies spanning more than [`MAX_CELLS_PER_BODY`] cells.
+    /// Bodies larger than a cell, tested by every query.
     pub(super) large: Vec<Entry>,
 }
 
@@ -145,10 +152,11 @@ impl Grid {
         }
     }
 
-    /// The cells a body is listed in: its box widened by the margin.
-    fn cells_of(&self, entry: &Entry) -> CellRange {
-        let reach = entry.half + self.margin;
-        self.cells(entry.position - reach, entry.position + reach)
+    /// The cells whose listed bodies may overlap the box `min ..= max`: the box widened by
+    /// the listed bodies' reach and the margin.
+    pub(super) fn cells_near(&self, min: Vec2, max: Vec2) -> CellRange {
+        let widen = self.reach + self.margin;
+        self.cells(min - widen, max + widen)
     }
 
     /// The bodies listed in cell (x, y).
@@ -157,23 +165,23 @@ impl Grid {
         &self.items[self.cell_start[k] as usize..self.cell_start[k + 1] as usize]
     }
 
-    /// Columns plus rows: the most cells a straight path can cross, about.
-    pub(super) fn columns_and_rows(&self) -> u32 {
-        self.columns + self.rows + 2
+    /// Calls `visit` with every body that may overlap the box `min ..= max`, each once: the
+    /// listed bodies of [`cells_near`](Self::cells_near), then the large ones.
+    pub(super) fn for_each_near(&self, min: Vec2, max: Vec2, mut visit: impl FnMut(&Entry)) {
+        if !self.is_empty() {
+            let range = self.cells_near(min, max);
+            for y in range.y.0..=range.y.1 {
+                for x in range.x.0..=range.x.1 {
+                    self.cell_items(x, y).iter().for_each(&mut visit);
+                }
+            }
+        }
+        self.large.iter().for_each(visit);
     }
 
     /// Whether the grid is empty (no body at all).
     pub(super) fn is_empty(&self) -> bool {
         self.entries.is_empty()
-    }
-
-    /// Whether `entry`, found in cell (x, y) while visiting `range`, is visited there for the
-    /// first time: the cell where its own listed cells and `range` first overlap. Both are
-    /// blocks of cells, so their overlap is a block and its first cell is unique: each body is
-    /// reported once without a set of the bodies seen.
-    pub(super) fn first_visit(&self, entry: &Entry, (x, y): (u32, u32), range: &CellRange) -> bool {
-        let own = self.cells_of(entry);
-        x == own.x.0.max(range.x.0) && y == own.y.0.max(range.y.0)
     }
 
     /// Rebuilds the grid from the bodies: one pass to collect them, a counting sort into the
@@ -196,8 +204,8 @@ impl Grid {
         self.built_at_step = step;
         let n = self.entries.len();
         if n == 0 {
-            (self.columns, self.rows, self.cell, self.inverse_cell, self.margin) =
-                (0, 0, 1.0, 1.0, 0.0);
+            (self.columns, self.rows, self.cell, self.inverse_cell) = (0, 0, 1.0, 1.0);
+            (self.margin, self.reach) = (0.0, Vec2::ZERO);
             self.cell_start.clear();
             self.valid = true;
             return;
@@ -222,40 +230,38 @@ impl Grid {
         self.columns = spanned.x as u32 + 1;
         self.rows = spanned.y as u32 + 1;
 
+        // Counting sort by the cell of the centre: count, sum up, place.
         let cells = (self.columns * self.rows) as usize;
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
+        self.cell_of.clear();
+        self.reach = Vec2::ZERO;
         for entry in &self.entries {
-            let range = self.cells_of(entry);
-            if range.count() > MAX_CELLS_PER_BODY {
+            if entry.half.max_element() > self.cell {
                 self.large.push(*entry);
+                self.cell_of.push(u32::MAX);
                 continue;
             }
-            for y in range.y.0..=range.y.1 {
-                for x in range.x.0..=range.x.1 {
-                    self.cell_start[(y * self.columns + x) as usize + 1] += 1;
-                }
-            }
+            self.reach = self.reach.max(entry.half);
+            let k = self.row(entry.position.y) * self.columns + self.column(entry.position.x);
+            self.cell_of.push(k);
+            self.cell_start[k as usize + 1] += 1;
         }
         for k in 0..cells {
             self.cell_start[k + 1] += self.cell_start[k];
         }
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.cell_start[..cells]);
-        self.items.resize(self.cell_start[cells] as usize, Entry::default());
-        for entry in &self.entries {
-            let range = self.cells_of(entry);
-            if range.count() > MAX_CELLS_PER_BODY {
-                continue;
-            }
-            for y in range.y.0..=range.y.1 {
-                for x in range.x.0..=range.x.1 {
-                    let k = (y * self.columns + x) as usize;
-                    self.items[self.cursor[k] as usize] = *entry;
-                    self.cursor[k] += 1;
-                }
+        // `cell_start[k]` is advanced past each entry placed in cell k, and set back after.
+        self.items.resize(n - self.large.len(), Entry::default());
+        for (entry, &k) in self.entries.iter().zip(&self.cell_of) {
+            if k != u32::MAX {
+                let place = &mut self.cell_start[k as usize];
+                self.items[*place as usize] = *entry;
+                *place += 1;
             }
         }
+        // Each cell's start now holds the next cell's: shift them back by one.
+        self.cell_start.copy_within(0..cells, 1);
+        self.cell_start[0] = 0;
         self.valid = true;
     }
 
