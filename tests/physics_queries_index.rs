@@ -96,8 +96,45 @@ fn scanned_casts(
     found
 }
 
+/// The first hit of a ray (`shape` None) or a shape cast, as (target, distance).
+fn first_hit(
+    world: &World,
+    shape: Option<Shape>,
+    origin: Vec2,
+    direction: Vec2,
+    max: f32,
+) -> Option<(BodyOrWall, f32)> {
+    let filter = bodies_only();
+    match shape {
+        None => world
+            .ray_cast(origin, direction, max, &filter)
+            .map(|h| h.map(|h| (h.target, h.distance))),
+        Some(s) => world
+            .shape_cast(s, origin, direction, max, &filter)
+            .map(|h| h.map(|h| (h.target, h.distance))),
+    }
+    .expect("valid cast")
+}
+
+/// A point (as a fraction of the world, a little beyond it too), a box size and a filter
+/// layer (3: the default filter).
+fn box_query() -> impl Strategy<Value = ((f32, f32), (f32, f32), u32)> {
+    ((-0.2f32..1.2, -0.2f32..1.2), (0.0f32..300.0, 0.0f32..300.0), 0u32..4)
+}
+
+/// An origin (as a fraction of the world, also beyond it), an angle, a max distance (often
+/// infinite), the kind of cast (0 ray, 1 circle, 2 box) and the cast shape's size.
+fn cast_query() -> impl Strategy<Value = ((f32, f32), f32, f32, u32, f32)> {
+    let max = prop_oneof![Just(f32::INFINITY), 0.0f32..1500.0];
+    ((-0.3f32..1.3, -0.3f32..1.3), 0.0f32..std::f32::consts::TAU, max, 0u32..3, 1.0f32..30.0)
+}
+
+fn cases(cases: u32) -> ProptestConfig {
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(cases(48))]
 
     /// The index finds exactly the bodies a scan of every body finds, for points and boxes
     /// anywhere (also outside the world), whatever the layers of the filter.
@@ -105,7 +142,7 @@ proptest! {
     fn point_and_box_queries_match_a_scan_of_every_body_r_game_6(
         bodies in proptest::collection::vec(body_strategy(), 0..120),
         steps in 0usize..4,
-        queries in proptest::collection::vec(((-0.2f32..1.2, -0.2f32..1.2), (0.0f32..300.0, 0.0f32..300.0), 0u32..4), 1..12),
+        queries in proptest::collection::vec(box_query(), 1..12),
     ) {
         let world = random_world(&bodies, steps);
         let size = Vec2::new(1600.0, 900.0);
@@ -124,7 +161,8 @@ proptest! {
             let (min, max) = (point, point + Vec2::new(w, h));
             let scan_box: Vec<_> = world
                 .bodies()
-                .filter(|(h, b)| scan_overlaps(b.shape(), b.position(), min, max) && filter.accepts(*h, b))
+                .filter(|(_, b)| scan_overlaps(b.shape(), b.position(), min, max))
+                .filter(|(h, b)| filter.accepts(*h, b))
                 .map(|(h, _)| h)
                 .collect();
             prop_assert_eq!(world.bodies_in_aabb(min, max, &filter).expect("valid"), scan_box);
@@ -137,7 +175,7 @@ proptest! {
     fn casts_find_the_hits_a_scan_of_every_body_finds_r_game_6(
         bodies in proptest::collection::vec(body_strategy(), 1..300),
         steps in 0usize..3,
-        casts in proptest::collection::vec(((-0.3f32..1.3, -0.3f32..1.3), 0.0f32..std::f32::consts::TAU, prop_oneof![Just(f32::INFINITY), 0.0f32..1500.0], 0u32..3, 1.0f32..30.0), 1..6),
+        casts in proptest::collection::vec(cast_query(), 1..6),
     ) {
         let world = random_world(&bodies, steps);
         let size = Vec2::new(1600.0, 900.0);
@@ -150,15 +188,12 @@ proptest! {
                 _ => Some(Shape::rect(2.0 * r, r)),
             };
             let scan = scanned_casts(&world, shape, origin, direction, max);
-            let first = match shape {
-                None => world.ray_cast(origin, direction, max, &bodies_only()).expect("valid").map(|h| (h.target, h.distance)),
-                Some(s) => world.shape_cast(s, origin, direction, max, &bodies_only()).expect("valid").map(|h| (h.target, h.distance)),
-            };
+            let first = first_hit(&world, shape, origin, direction, max);
             prop_assert_eq!(first, scan.first().copied());
             if shape.is_none() {
-                let all = world.ray_cast_all(origin, direction, max, &bodies_only()).expect("valid");
-                let all: Vec<_> = all.iter().map(|h| (h.target, h.distance)).collect();
-                prop_assert_eq!(all, scan);
+                let all = world.ray_cast_all(origin, direction, max, &bodies_only());
+                let all = all.expect("valid").into_iter().map(|h| (h.target, h.distance));
+                prop_assert_eq!(all.collect::<Vec<_>>(), scan);
             }
         }
     }

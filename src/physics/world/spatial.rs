@@ -86,8 +86,9 @@ pub struct RayHit {
     pub distance: f32,
     /// The hit point, `origin + distance·direction`.
     pub point: Vec2,
-    /// Unit normal of the target's surface at the point, pointing out of the target; `−direction`
-    /// when the origin lies inside it (there is no surface crossing to take it from).
+    /// Unit normal of the target's surface at the point, pointing out of the target;
+    /// `−direction` when the origin lies inside it (there is no surface crossing to take it
+    /// from).
     pub normal: Vec2,
 }
 
@@ -116,7 +117,11 @@ struct Cast {
     max_distance: f32,
 }
 
-/// The longest stretch of a cast's walk through empty cells, in cells.
+/// The longest stretch of a cast's walk through empty cells, in cells. Long enough that
+/// empty space costs a lookup per few cells (a ray across the 10,000-body benchmark world
+/// over its pile: 31 µs with stretches of one cell, 9 µs with up to four); short enough that
+/// a stretch reaching into a pile does not test a wide box of bodies (with up to eight, a
+/// diagonal ray into the pile took three times as long).
 const MAX_STRETCH: f32 = 4.0;
 
 /// A hit on a body during a cast: its slot and where.

@@ -39,15 +39,16 @@ use std::sync::{PoisonError, RwLock, RwLockReadGuard};
 
 use super::*;
 
-/// One body in the index: what the exact tests read, 20 bytes, so that a query reads no
-/// 108-byte slot until a body passes them.
+/// One body in the index: what the exact tests read, 20 bytes, so that a query reads a
+/// body's slot (five times as large) only once the body passed them.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct Entry {
     /// Centre, px.
     pub(super) position: Vec2,
-    /// Half extents of the box (the radius twice for a circle).
+    /// Half extents of the box (the radius on both axes for a circle).
     pub(super) half: Vec2,
-    /// The slot index, with [`CIRCLE`] set for a circle.
+    /// The slot index (below 2³¹: a slot takes over 100 bytes), with [`CIRCLE`] set for a
+    /// circle.
     tagged_slot: u32,
 }
 
