@@ -69,4 +69,7 @@ pub use config::{
 };
 pub use timestep::FixedTimestep;
 pub use velocity_tracker::VelocityTracker;
-pub use world::{ContactInfo, Island, PhaseTimings, PhysicsError, StepStats, World};
+pub use world::{
+    ContactInfo, Island, PhaseTimings, PhysicsError, QueryFilter, RayHit, ShapeHit, StepStats,
+    World,
+};

@@ -50,6 +50,7 @@ impl World {
             body.velocity = Vec2::ZERO;
             body.angular_velocity = 0.0;
         }
+        self.spatial_index.invalidate();
         self.wake_near(index);
         Ok(())
     }

@@ -19,6 +19,7 @@ impl World {
             body.previous_position = position;
             body.drag_target = position;
         }
+        self.spatial_index.invalidate();
         self.wake_near(index);
         Ok(())
     }

@@ -53,6 +53,8 @@ mod reorder;
 mod scratch;
 mod sleep;
 mod solve;
+mod spatial;
+mod spatial_index;
 mod step;
 mod union_find;
 mod walls;
@@ -61,6 +63,8 @@ use forces::Forces;
 pub use query::{ContactInfo, Island, PhaseTimings, StepStats};
 use reorder::{REORDER_INTERVAL, REORDER_MIN_BODIES};
 use scratch::{Collider, Scratch};
+pub use spatial::{QueryFilter, RayHit, ShapeHit};
+use spatial_index::SpatialIndex;
 use walls::{WallBrake, WallCollider};
 
 /// Errors of the world API. None of them changes the world.
@@ -163,6 +167,10 @@ pub struct World {
     next_island_id: u32,
     stats: StepStats,
     steps: u64,
+    /// The grid of the spatial queries, built by the first query after a change. Stale after
+    /// every step; a method that moves, adds or removes a body between steps calls
+    /// `spatial_index.invalidate()` (see `world/spatial_index.rs`).
+    spatial_index: SpatialIndex,
 }
 
 impl World {
@@ -188,6 +196,7 @@ impl World {
             next_island_id: 0,
             stats: StepStats::default(),
             steps: 0,
+            spatial_index: SpatialIndex::default(),
         };
         world.set_bounds(Vec2::ZERO, size)?;
         Ok(world)
@@ -247,6 +256,7 @@ impl World {
             let forces = Forces { gravity_scale: desc.gravity_scale, ..Forces::NONE };
             self.forces.insert(handle.index, forces);
         }
+        self.spatial_index.invalidate();
         if immovable {
             // A static or kinematic body appearing under sleepers must be felt by them.
             self.wake_near(index);
@@ -311,6 +321,7 @@ impl World {
         }
         self.free_ids.push(slot.id);
         self.body_count -= 1;
+        self.spatial_index.invalidate();
         Some(body)
     }
 
