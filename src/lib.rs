@@ -24,7 +24,7 @@ pub mod prelude {
         DragSettings, DragState, GravityScale, Held, HoveredBodies, LinearVelocity,
         NoInterpolation, NotDraggable, PhysicsBounds, PhysicsControls, PhysicsDebugDraw,
         PhysicsMaterial, PhysicsPose, PhysicsSchedule, PhysicsSystems, PhysicsWalls,
-        PhysicsWarning, PhysicsWorld, RigidBody, SandboxPhysicsPlugin, Sleeping, WallInsets,
-        body_components,
+        PhysicsWarning, PhysicsWorld, RigidBody, SandboxPhysicsPlugin, Sleeping, SpatialQuery,
+        SpatialQueryFilter, WallInsets, body_components,
     };
 }

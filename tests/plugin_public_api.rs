@@ -90,6 +90,10 @@ fn the_plugin_exports_exactly_its_listed_api() {
         "PhysicsSchedule",
         "PhysicsSystems",
         "PhysicsSimulationPlugin",
+        "EntityOrWall",
+        "SpatialHit",
+        "SpatialQuery",
+        "SpatialQueryFilter",
     ];
     assert_eq!(exported(&source), api, "the plugin's pub use list changed");
 }

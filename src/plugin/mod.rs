@@ -89,6 +89,7 @@ mod picking;
 mod presets;
 mod schedule;
 mod simulation;
+mod spatial;
 mod sync;
 
 use bevy::app::PluginGroupBuilder;
@@ -117,6 +118,7 @@ pub use presets::{
 };
 pub use schedule::{PhysicsSchedule, PhysicsSystems};
 pub use simulation::PhysicsSimulationPlugin;
+pub use spatial::{EntityOrWall, SpatialHit, SpatialQuery, SpatialQueryFilter};
 
 use crate::physics::PhysicsConfig;
 
