@@ -204,6 +204,9 @@ fn hostile_descs() -> Vec<(BodyDesc, &'static str, &'static str)> {
                 "[0, 1]",
             ));
         }
+        if !(-100.0..=100.0).contains(&x) {
+            descs.push((base.with_gravity_scale(x), "gravity_scale", "-100 ..= 100"));
+        }
         if !x.is_finite() {
             for p in [Vec2::new(x, 300.0), Vec2::new(400.0, x)] {
                 descs.push((BodyDesc { position: p, ..base }, "position", "finite"));
@@ -224,15 +227,16 @@ fn hostile_descs() -> Vec<(BodyDesc, &'static str, &'static str)> {
 }
 
 /// R-CFG-3, issue 7: every body-description field (shape size, density, friction,
-/// restitution, position, velocity, angle, angular velocity) refuses NaN, ±∞, negative,
-/// zero and huge values by name and range, for static bodies too; nothing is added.
+/// restitution, position, velocity, angle, angular velocity, gravity scale) refuses NaN,
+/// ±∞, negative, zero and huge values by name and range, for static and kinematic bodies
+/// too; nothing is added.
 #[test]
 fn every_body_description_field_refuses_hostile_values_by_name_r_cfg_3() {
     let (mut world, live) = running_world();
     let hash = world.state_hash();
     let descs = hostile_descs();
     for (desc, field, allowed) in &descs {
-        for kind in [BodyKind::Dynamic, BodyKind::Static] {
+        for kind in [BodyKind::Dynamic, BodyKind::Static, BodyKind::Kinematic] {
             let error = invalid(world.add_body(BodyDesc { kind, ..*desc }));
             names(&error, field, allowed);
         }
@@ -240,7 +244,7 @@ fn every_body_description_field_refuses_hostile_values_by_name_r_cfg_3() {
     }
     assert_eq!(world.state_hash(), hash, "refusals left the world as it was");
     assert!(descs.len() >= 80, "{} hostile descriptions", descs.len());
-    eprintln!("{} hostile body descriptions refused, dynamic and static", descs.len());
+    eprintln!("{} hostile body descriptions refused, of every kind", descs.len());
     keeps_running(&mut world, &live);
 }
 

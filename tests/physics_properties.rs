@@ -70,6 +70,7 @@ impl BodySpec {
             layers: Default::default(),
             sensor: false,
             collision_events: false,
+            gravity_scale: 1.0,
         }
     }
 }

@@ -305,3 +305,19 @@ fn contacts_are_read_back_per_body_in_bevy_frame() {
     assert!(below.iter().any(|c| c.other.is_none() && (c.normal - Vec2::NEG_Y).length() < 1e-5));
     assert!(below.iter().any(|c| c.other == Some(ball) && (c.normal - Vec2::Y).length() < 1e-5));
 }
+
+#[test]
+fn removing_the_collider_of_a_sleeping_body_takes_its_sleeping_marker_too() {
+    let mut app = app();
+    let resting = spawn(
+        &mut app,
+        (Collider::rectangle(40.0, 40.0), Transform::from_xyz(0.0, FLOOR + 20.0, 0.0)),
+    );
+    until_sleeping(&mut app, resting, 5.0);
+    assert!(app.world().get::<Sleeping>(resting).is_some(), "asleep before the removal");
+    app.world_mut().entity_mut(resting).remove::<Collider>();
+    assert_eq!(physics(&app).handle(resting), None, "forgotten at once");
+    app.update();
+    assert!(app.world().get::<Sleeping>(resting).is_none(), "the marker left with the body");
+    assert_eq!(physics(&app).world().body_count(), 0, "its body left the core");
+}

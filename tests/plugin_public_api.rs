@@ -61,6 +61,11 @@ fn the_plugin_exports_exactly_its_listed_api() {
         "NotDraggable",
         "PointerCapture",
         "PhysicsInterpolationPlugin",
+        "BodyError",
+        "ConstantForce",
+        "ConstantTorque",
+        "GravityScale",
+        "PhysicsWalls",
         "PhysicsPanel",
         "PhysicsPanelParams",
         "PhysicsPanelPlugin",
@@ -85,6 +90,10 @@ fn the_plugin_exports_exactly_its_listed_api() {
         "PhysicsSchedule",
         "PhysicsSystems",
         "PhysicsSimulationPlugin",
+        "EntityOrWall",
+        "SpatialHit",
+        "SpatialQuery",
+        "SpatialQueryFilter",
     ];
     assert_eq!(exported(&source), api, "the plugin's pub use list changed");
 }

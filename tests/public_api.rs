@@ -74,6 +74,9 @@ fn the_core_exports_exactly_its_listed_api() {
         "Island",
         "PhaseTimings",
         "PhysicsError",
+        "QueryFilter",
+        "RayHit",
+        "ShapeHit",
         "StepStats",
         "World",
     ];

@@ -90,7 +90,7 @@ pub fn fill_color(tint: Tint, kind: RigidBody, state: BodyState) -> Color {
     let base = tint.color().to_srgba();
     let base = match kind {
         RigidBody::Dynamic => base,
-        RigidBody::Static => base * 0.62,
+        RigidBody::Static | RigidBody::Kinematic => base * 0.62,
     };
     let color = match state {
         BodyState::Awake => base,

@@ -123,6 +123,7 @@ impl Fuzz {
             layers: Default::default(),
             sensor: false,
             collision_events: false,
+            gravity_scale: 1.0,
         }
     }
 

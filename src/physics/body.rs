@@ -219,15 +219,21 @@ impl Default for Material {
     }
 }
 
-/// Whether a body moves.
+/// Whether and how a body moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BodyKind {
-    /// Moves under gravity and contacts.
+    /// Moves under gravity, forces and contacts.
     #[default]
     Dynamic,
     /// Never moves: inverse mass and inertia 0, like a wall (R-BODY-2).
     Static,
+    /// Moves by its velocity alone, which only the user sets (R-GAME-4): no gravity, no
+    /// force, and in every contact inverse mass and inertia 0, like a static body, so that
+    /// it pushes dynamic bodies and nothing pushes it. Walls do not stop it either: it may
+    /// leave the world. It never sleeps and joins no island; while it moves it wakes the
+    /// sleepers it touches. A platform, a paddle, a door.
+    Kinematic,
 }
 
 /// Collision layers (R-GAME-3): which of 32 layers a body is on (`memberships`) and which
@@ -275,7 +281,7 @@ impl Default for CollisionLayers {
 pub struct BodyDesc {
     /// Shape and size.
     pub shape: Shape,
-    /// Dynamic or static.
+    /// Dynamic, static or kinematic.
     pub kind: BodyKind,
     /// Density, friction, restitution.
     pub material: Material,
@@ -296,6 +302,10 @@ pub struct BodyDesc {
     /// Report this body's contacts as [`CollisionEvent`](super::CollisionEvent)s
     /// (R-GAME-1). Default: off.
     pub collision_events: bool,
+    /// How strongly gravity pulls the body (R-GAME-5): 1 normal (the default), 0 floats,
+    /// 2 twice as hard, negative up; within −100 ..= 100. Only dynamic bodies feel gravity:
+    /// for static and kinematic ones it is checked and otherwise ignored.
+    pub gravity_scale: f32,
 }
 
 impl BodyDesc {
@@ -322,6 +332,7 @@ impl BodyDesc {
             layers: CollisionLayers::ALL,
             sensor: false,
             collision_events: false,
+            gravity_scale: 1.0,
         }
     }
 
@@ -361,9 +372,21 @@ impl BodyDesc {
         self
     }
 
+    /// With this gravity scale (1 normal, 0 floats).
+    pub fn with_gravity_scale(mut self, gravity_scale: f32) -> Self {
+        self.gravity_scale = gravity_scale;
+        self
+    }
+
     /// Made static.
     pub fn fixed(mut self) -> Self {
         self.kind = BodyKind::Static;
+        self
+    }
+
+    /// Made kinematic: moved by its velocity alone (R-GAME-4).
+    pub fn kinematic(mut self) -> Self {
+        self.kind = BodyKind::Kinematic;
         self
     }
 
@@ -382,6 +405,7 @@ impl BodyDesc {
         };
         finite("position", self.position, problems);
         finite("velocity", self.velocity, problems);
+        check_gravity_scale(self.gravity_scale, problems);
         for (field, value) in [("angle", self.angle), ("angular_velocity", self.angular_velocity)] {
             if !value.is_finite() {
                 problems.push(FieldError {
@@ -394,15 +418,33 @@ impl BodyDesc {
     }
 }
 
+/// The gravity scale's range: up to a hundredfold gravity, either way (R-GAME-5).
+pub(crate) const MAX_GRAVITY_SCALE: f32 = 100.0;
+
+/// Refuses a gravity scale outside `−100 ..= 100`, or NaN.
+pub(crate) fn check_gravity_scale(scale: f32, problems: &mut Vec<FieldError>) {
+    if !(-MAX_GRAVITY_SCALE..=MAX_GRAVITY_SCALE).contains(&scale) {
+        problems.push(FieldError {
+            field: "gravity_scale",
+            value: format!("{scale}"),
+            allowed: format!("-{MAX_GRAVITY_SCALE} ..= {MAX_GRAVITY_SCALE}"),
+        });
+    }
+}
+
 /// `Body::sleep_island` of a body in no sleeping island: a plain `u32` with this value
 /// instead of an `Option<u32>`, which would take 8 bytes instead of 4 of the 108 that every
 /// pass over the bodies reads. No island gets this id (`World::update_sleep` skips it).
 pub(crate) const NO_ISLAND: u32 = u32::MAX;
 
-/// [`Body::contact_flags`]: the body is a sensor (R-GAME-2).
+/// [`Body::flags`]: the body is a sensor (R-GAME-2).
 pub(crate) const SENSOR: u8 = 1;
-/// [`Body::contact_flags`]: the body's contacts are reported as events (R-GAME-1).
+/// [`Body::flags`]: the body's contacts are reported as events (R-GAME-1).
 pub(crate) const REPORTS: u8 = 2;
+/// [`Body::flags`]: the body has forces beyond plain gravity (R-GAME-5), see `forced`.
+pub(crate) const FORCED: u8 = 4;
+/// The flags that concern contacts: [`SENSOR`] and [`REPORTS`].
+pub(crate) const CONTACT_FLAGS: u8 = SENSOR | REPORTS;
 
 /// The contact flags of a sensor (`sensor`) and of a body that reports its contacts.
 pub(crate) fn contact_flags(sensor: bool, collision_events: bool) -> u8 {
@@ -437,15 +479,17 @@ pub struct Body {
     pub(crate) held: bool,
     pub(crate) drag_target: Vec2,
     pub(crate) layers: CollisionLayers,
-    /// [`SENSOR`] and [`REPORTS`]: one byte, which fits in the padding after the three
-    /// one-byte fields, where two `bool`s would grow every body by 4 bytes.
-    pub(crate) contact_flags: u8,
+    /// [`SENSOR`], [`REPORTS`] and [`FORCED`]: one byte, which fits in the padding after
+    /// the three one-byte fields (`kind`, `sleeping`, `held`); three `bool`s would grow
+    /// every body by 4 bytes.
+    pub(crate) flags: u8,
 }
 
 impl Body {
     pub(crate) fn from_desc(desc: &BodyDesc, max_speed: f32, max_angular_speed: f32) -> Self {
         let (inverse_mass, inverse_inertia) = match desc.kind {
-            BodyKind::Static => (0.0, 0.0),
+            // Neither kind is moved by an impulse: in every contact both act like a wall.
+            BodyKind::Static | BodyKind::Kinematic => (0.0, 0.0),
             BodyKind::Dynamic => {
                 let mass = desc.shape.area() * desc.material.density;
                 match desc.shape {
@@ -456,7 +500,9 @@ impl Body {
                 }
             }
         };
-        let moving = desc.kind == BodyKind::Dynamic;
+        // A kinematic body keeps its velocity, clamped like a dynamic one's (§12): the
+        // bodies it pushes must not tunnel either.
+        let moving = desc.kind != BodyKind::Static;
         let velocity = if moving {
             crate::physics::math::clamp_length(desc.velocity, max_speed)
         } else {
@@ -492,11 +538,13 @@ impl Body {
             held: false,
             drag_target: desc.position,
             layers: desc.layers,
-            contact_flags: contact_flags(desc.sensor, desc.collision_events),
+            flags: contact_flags(desc.sensor, desc.collision_events),
         }
     }
 
-    /// The description that would re-create this body as it is now.
+    /// The description that would re-create this body as it is now, except for its gravity
+    /// scale, which the world keeps apart (rare data, see `World::gravity_scale`): here it
+    /// is 1. [`World::body_desc`](super::World::body_desc) gives the whole description.
     pub fn desc(&self) -> BodyDesc {
         BodyDesc {
             shape: self.shape,
@@ -509,6 +557,7 @@ impl Body {
             layers: self.layers,
             sensor: self.is_sensor(),
             collision_events: self.reports_collisions(),
+            gravity_scale: 1.0,
         }
     }
 
@@ -516,7 +565,7 @@ impl Body {
     pub fn shape(&self) -> Shape {
         self.shape
     }
-    /// Dynamic or static.
+    /// Dynamic, static or kinematic.
     pub fn kind(&self) -> BodyKind {
         self.kind
     }
@@ -524,14 +573,28 @@ impl Body {
     pub fn layers(&self) -> CollisionLayers {
         self.layers
     }
+    /// [`SENSOR`] and [`REPORTS`] of the flags.
+    pub(crate) fn contact_flags(&self) -> u8 {
+        self.flags & CONTACT_FLAGS
+    }
+    /// Has forces beyond plain gravity: a force, a torque or a gravity scale other than 1,
+    /// kept in the world's sparse map (R-GAME-5). The step's common gravity kick skips it;
+    /// the force pass integrates it.
+    pub(crate) fn forced(&self) -> bool {
+        self.flags & FORCED != 0
+    }
+    /// Sets [`forced`](Self::forced).
+    pub(crate) fn set_forced(&mut self, forced: bool) {
+        self.flags = if forced { self.flags | FORCED } else { self.flags & !FORCED };
+    }
     /// Whether it is a sensor (R-GAME-2).
     pub fn is_sensor(&self) -> bool {
-        self.contact_flags & SENSOR != 0
+        self.flags & SENSOR != 0
     }
     /// Whether its contacts are reported as collision events because it asked for them
     /// (a sensor's overlaps are reported either way, R-GAME-1).
     pub fn reports_collisions(&self) -> bool {
-        self.contact_flags & REPORTS != 0
+        self.flags & REPORTS != 0
     }
     /// The material.
     pub fn material(&self) -> Material {
@@ -573,19 +636,19 @@ impl Body {
         let a = alpha.clamp(0.0, 1.0);
         self.previous_angle + (self.angle - self.previous_angle) * a
     }
-    /// Mass (area × density); infinite for a static body.
+    /// Mass (area × density); infinite for static and kinematic bodies.
     pub fn mass(&self) -> f32 {
         if self.inverse_mass > 0.0 { 1.0 / self.inverse_mass } else { f32::INFINITY }
     }
-    /// 1/m (0 for static bodies).
+    /// 1/m (0 for static and kinematic bodies).
     pub fn inverse_mass(&self) -> f32 {
         self.inverse_mass
     }
-    /// 1/I (0 for static bodies and rectangles).
+    /// 1/I (0 for static and kinematic bodies and rectangles).
     pub fn inverse_inertia(&self) -> f32 {
         self.inverse_inertia
     }
-    /// Moment of inertia; infinite for rectangles and static bodies.
+    /// Moment of inertia; infinite for rectangles, static and kinematic bodies.
     pub fn inertia(&self) -> f32 {
         if self.inverse_inertia > 0.0 { 1.0 / self.inverse_inertia } else { f32::INFINITY }
     }
@@ -609,11 +672,16 @@ impl Body {
     pub fn rest_time(&self) -> f32 {
         self.rest_time
     }
-    /// Whether it moves (dynamic).
+    /// Whether it moves under gravity, forces and contacts (dynamic).
     pub fn is_dynamic(&self) -> bool {
         self.kind == BodyKind::Dynamic
     }
-    /// Kinetic energy ½ m v² + ½ I ω² (0 for static bodies).
+    /// Whether it is kinematic: moved by its velocity alone (R-GAME-4).
+    pub fn is_kinematic(&self) -> bool {
+        self.kind == BodyKind::Kinematic
+    }
+    /// Kinetic energy ½ m v² + ½ I ω² (0 for static and kinematic bodies, whose mass is
+    /// infinite in contacts and counts in no energy balance).
     pub fn kinetic_energy(&self) -> f32 {
         if self.inverse_mass == 0.0 {
             return 0.0;

@@ -29,7 +29,8 @@
 //! # The step (§4)
 //! [`World::step`] runs, in this order: the drag controller sets held bodies' velocities;
 //! the state is remembered for interpolation and restitution; velocities are integrated
-//! (`v += g·dt`); the broad phase finds candidate pairs; the narrow phase computes body–body
+//! (`v += g·dt`, or `(s·g + F/m)·dt` for the few bodies with a force or gravity scale,
+//! R-GAME-5); the broad phase finds candidate pairs; the narrow phase computes body–body
 //! contacts; sleepers touched by awake bodies wake with their island; wall contacts are
 //! found; the impulses are solved (normal, friction, rolling resistance); speeds are clamped;
 //! positions are integrated (`x += v·dt`); positions are projected out of overlap; the
@@ -69,5 +70,6 @@ pub use config::{
 pub use timestep::FixedTimestep;
 pub use velocity_tracker::VelocityTracker;
 pub use world::{
-    CollisionEvent, ContactInfo, Island, PhaseTimings, PhysicsError, StepStats, World,
+    CollisionEvent, ContactInfo, Island, PhaseTimings, PhysicsError, QueryFilter, RayHit, ShapeHit,
+    StepStats, World,
 };

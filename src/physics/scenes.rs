@@ -156,6 +156,41 @@ pub fn rain(count: usize, seed: u64) -> Scene {
     Scene { name: format!("rain_{count}"), size: Vec2::new(width, height), bodies }
 }
 
+/// `count` wood circles of mixed radii (12–20 px, one density) poured into a container about
+/// as wide as their settled pile is deep: a grid of `√count` columns high above the floor,
+/// each row shifted sideways by a random part of a cell and given a small random velocity, so
+/// that the circles land one row after another and heap up instead of stacking in columns.
+///
+/// The deep pile of one island that issue 14 asks to fall asleep (R-REST-3): its bottom row
+/// carries the weight of some 30 (1,000 bodies) to 60 (4,000 bodies) rows.
+pub fn pour(count: usize, seed: u64) -> Scene {
+    let mut rng = SceneRng::new(seed);
+    let max_radius = 20.0;
+    // 4 px between the largest circles, so nothing overlaps at the start.
+    let cell = 2.0 * max_radius + 4.0;
+    let columns = ((count as f32).sqrt().ceil() as usize).max(8);
+    let rows = count.div_ceil(columns);
+    let width = (columns as f32 + 2.0) * cell;
+    // The grid over the pile's height again: the lowest row starts a pile's depth up.
+    let height = (2.0 * rows as f32 * cell + 2.0 * cell).max(600.0);
+    let mut bodies = Vec::with_capacity(count);
+    for row in 0..rows {
+        // Half a cell of room at each side, so the shifted row stays inside the walls.
+        let shift = rng.range(-0.5, 0.5) * cell;
+        let y = height - (rows as f32 + row as f32 + 0.5) * cell;
+        for column in 0..columns.min(count - bodies.len()) {
+            let x = (column as f32 + 1.5) * cell + shift;
+            let velocity = Vec2::new(rng.range(-20.0, 20.0), rng.range(-20.0, 20.0));
+            bodies.push(
+                BodyDesc::circle(rng.range(MIN_BODY_SIZE, max_radius), Vec2::new(x, y))
+                    .with_material(Material::WOOD)
+                    .with_velocity(velocity),
+            );
+        }
+    }
+    Scene { name: format!("pour_{count}"), size: Vec2::new(width, height), bodies }
+}
+
 /// `count` circles of mixed radii (12–20 px) packed in a grid of [`LARGE_ROWS`] rows just
 /// above the floor of a world whose width grows with `count`, with a few px of random
 /// sideways offset so that no column is a perfect (unstable) stack.
@@ -207,6 +242,21 @@ pub fn benchmarks() -> Vec<Scene> {
     vec![pyramid(40, 30.0), rain(4_000, 1), mixed(500, 3), mixed(2_000, 3)]
 }
 
+/// The piles that R-REST-3 asks to fall asleep within 5 s after their last body arrives
+/// (issue 14): pours of 1,000 and 4,000 equal-density circles, the mixed piles of 500 and
+/// 2,000 bodies with the material presets, the rain of 4,000 circles and a pyramid of base
+/// 60 (1,830 boxes of 30 px).
+pub fn piles() -> Vec<Scene> {
+    vec![
+        pour(1_000, 1),
+        pour(4_000, 1),
+        mixed(500, 3),
+        mixed(2_000, 3),
+        rain(4_000, 1),
+        pyramid(60, 30.0),
+    ]
+}
+
 /// The scenes of the scaling curve, one [`large`] scene per entry of [`SCALING_COUNTS`].
 pub fn scaling() -> Vec<Scene> {
     SCALING_COUNTS.iter().map(|&count| large(count, 5)).collect()
@@ -249,7 +299,9 @@ mod tests {
         let counts: Vec<usize> = scaling().iter().map(|s| s.bodies.len()).collect();
         assert_eq!(counts, SCALING_COUNTS);
         assert_eq!(large(300, 9), large(300, 9));
-        for scene in benchmarks().into_iter().chain([large(1_000, 5)]) {
+        let sizes: Vec<usize> = piles().iter().map(|s| s.bodies.len()).collect();
+        assert_eq!(sizes, [1_000, 4_000, 500, 2_000, 4_000, 1_830]);
+        for scene in benchmarks().into_iter().chain([large(1_000, 5)]).chain(piles()) {
             let world = scene.build(PhysicsConfig::default()).expect(&scene.name);
             assert_eq!(world.body_count(), scene.bodies.len(), "{}", scene.name);
             let (min, max) = (Vec2::ZERO, scene.size);

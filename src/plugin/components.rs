@@ -38,6 +38,9 @@ pub enum RigidBody {
     Dynamic,
     /// Never moves (infinite mass); teleporting it still works.
     Static,
+    /// Moved by its velocity alone (write `LinearVelocity`): no gravity, infinite mass in
+    /// contacts, walls do not stop it; it wakes the sleepers it touches.
+    Kinematic,
 }
 
 impl RigidBody {
@@ -46,6 +49,7 @@ impl RigidBody {
         match self {
             RigidBody::Dynamic => BodyKind::Dynamic,
             RigidBody::Static => BodyKind::Static,
+            RigidBody::Kinematic => BodyKind::Kinematic,
         }
     }
 
@@ -54,6 +58,7 @@ impl RigidBody {
         match kind {
             BodyKind::Dynamic => RigidBody::Dynamic,
             BodyKind::Static => RigidBody::Static,
+            BodyKind::Kinematic => RigidBody::Kinematic,
         }
     }
 }
@@ -92,6 +97,7 @@ pub fn body_components(
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq, Clone)]
 #[require(Transform, RigidBody, PhysicsMaterial, LinearVelocity, AngularVelocity, PhysicsPose)]
+#[component(on_remove = super::sync::unlink_body)]
 pub enum Collider {
     /// A disc.
     Circle {

@@ -92,6 +92,7 @@ pub(crate) fn draw_debug(
             let base = match rigid_body {
                 RigidBody::Dynamic => css::LIGHT_SKY_BLUE,
                 RigidBody::Static => css::SILVER,
+                RigidBody::Kinematic => css::ORANGE,
             };
             let color = if sleeping { base.with_alpha(DIMMED) } else { base };
             let centre = transform.translation.truncate();

@@ -81,6 +81,7 @@ mod debug_draw;
 mod diagnostics;
 mod drag;
 mod interpolation;
+mod motion;
 #[cfg(feature = "panel")]
 mod panel;
 mod physics_world;
@@ -88,6 +89,7 @@ mod picking;
 mod presets;
 mod schedule;
 mod simulation;
+mod spatial;
 mod sync;
 
 use bevy::app::PluginGroupBuilder;
@@ -103,6 +105,7 @@ pub use debug_draw::{PhysicsDebugDraw, PhysicsDebugDrawPlugin};
 pub use diagnostics::{PhysicsDiagnosticsPlugin, PhysicsStatistics};
 pub use drag::{BodyDragPlugin, DragSettings, DragState, Held, NotDraggable, PointerCapture};
 pub use interpolation::PhysicsInterpolationPlugin;
+pub use motion::{BodyError, ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 #[cfg(feature = "panel")]
 pub use panel::{
     PhysicsPanel, PhysicsPanelParams, PhysicsPanelPlugin, physics_panel_ui, show_physics_panel,
@@ -115,6 +118,7 @@ pub use presets::{
 };
 pub use schedule::{PhysicsSchedule, PhysicsSystems};
 pub use simulation::PhysicsSimulationPlugin;
+pub use spatial::{EntityOrWall, SpatialHit, SpatialQuery, SpatialQueryFilter};
 
 use crate::physics::PhysicsConfig;
 

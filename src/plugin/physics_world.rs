@@ -80,6 +80,9 @@ pub struct PhysicsWorld {
     /// Bodies of despawned entities not yet taken out of the core (see
     /// [`remove_pending`](Self::remove_pending)).
     pending_removals: Vec<BodyHandle>,
+    /// Entities unlinked while they carried the `Sleeping` marker (see
+    /// [`take_unmarked`](Self::take_unmarked)).
+    unmarked: Vec<Entity>,
 }
 
 impl PhysicsWorld {
@@ -92,6 +95,7 @@ impl PhysicsWorld {
             linked: 0,
             stepped: false,
             pending_removals: Vec::new(),
+            unmarked: Vec::new(),
         }
     }
 
@@ -238,11 +242,21 @@ impl PhysicsWorld {
 
     /// Unlinks `entity` and queues its body for [`remove_pending`](Self::remove_pending):
     /// the entity is forgotten at once, its body leaves the core with the others despawned
-    /// in the same frame.
-    pub(crate) fn unlink_and_queue(&mut self, entity: Entity) -> bool {
+    /// in the same frame. An entity that carried the `Sleeping` marker is noted for
+    /// [`take_unmarked`](Self::take_unmarked).
+    pub(crate) fn unlink_and_queue(&mut self, entity: Entity, sleeping: bool) -> bool {
         let Some(handle) = self.unlink(entity) else { return false };
         self.pending_removals.push(handle);
+        if sleeping {
+            self.unmarked.push(entity);
+        }
         true
+    }
+
+    /// The entities unlinked with a `Sleeping` marker since the last call: the marker must go
+    /// from those that live on.
+    pub(crate) fn take_unmarked(&mut self) -> Vec<Entity> {
+        std::mem::take(&mut self.unmarked)
     }
 
     /// Takes the bodies of the entities despawned since the last call out of the core, all

@@ -10,9 +10,10 @@ use super::components::{
 };
 use super::controls::{PhysicsBounds, PhysicsControls, WallInsets};
 use super::coords::CoordinateMapping;
+use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
 use super::schedule::{PHASES, PhysicsSchedule, PhysicsSystems, run_physics_schedule};
-use super::{config, controls, sync};
+use super::{config, controls, motion, sync};
 use crate::physics::{Material, PhysicsConfig, World};
 
 /// The simulation: [`PhysicsWorld`], [`PhysicsConfig`], [`PhysicsControls`],
@@ -81,6 +82,7 @@ impl Plugin for PhysicsSimulationPlugin {
             .init_resource::<PhysicsControls>()
             .init_resource::<sync::SleepMarkerChanges>()
             .init_resource::<sync::WaitingBodies>()
+            .init_resource::<PhysicsWalls>()
             .add_message::<PhysicsWarning>()
             .register_type::<PhysicsConfig>()
             .register_type::<Material>()
@@ -94,7 +96,11 @@ impl Plugin for PhysicsSimulationPlugin {
             .register_type::<AngularVelocity>()
             .register_type::<Sleeping>()
             .register_type::<NoInterpolation>()
-            .register_type::<PhysicsPose>();
+            .register_type::<PhysicsPose>()
+            .register_type::<PhysicsWalls>()
+            .register_type::<ConstantForce>()
+            .register_type::<ConstantTorque>()
+            .register_type::<GravityScale>();
 
         // The physics runs in its own single-threaded schedule, started by one system in
         // `FixedUpdate`: the multi-threaded executor would hand each system to a worker
@@ -112,8 +118,10 @@ impl Plugin for PhysicsSimulationPlugin {
                         controls::clear_bodies.run_if(controls::clear_requested),
                         config::apply_config,
                         controls::apply_controls,
+                        motion::apply_walls,
                         sync::register_bodies,
                         sync::apply_user_writes,
+                        motion::apply_motion_components,
                     )
                         .chain()
                         .in_set(PhysicsSystems::Prepare),
@@ -130,7 +138,6 @@ impl Plugin for PhysicsSimulationPlugin {
             .add_systems(FixedUpdate, run_physics_schedule.in_set(PhysicsSystems::Step))
             .add_systems(PreStartup, config::time_fixed_loop)
             .add_systems(First, sync::remove_despawned_bodies)
-            .add_observer(sync::remove_body)
             .add_observer(sync::refuse_parented_body);
 
         if self.walls_follow_window {

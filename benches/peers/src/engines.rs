@@ -182,6 +182,7 @@ impl Box2d {
             let body_type = match desc.kind {
                 BodyKind::Dynamic => BodyType::Dynamic,
                 BodyKind::Static => BodyType::Static,
+                BodyKind::Kinematic => BodyType::Kinematic,
             };
             let rotates = matches!(desc.shape, Shape::Circle { .. });
             let def = BodyBuilder::from(foundation.body_def())
@@ -284,6 +285,7 @@ impl Rapier {
             let mut body = match desc.kind {
                 BodyKind::Dynamic => RigidBodyBuilder::dynamic(),
                 BodyKind::Static => RigidBodyBuilder::fixed(),
+                BodyKind::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
             }
             .translation(Vector::new(position.x, position.y))
             .linvel(Vector::new(velocity.x, velocity.y))

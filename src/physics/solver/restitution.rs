@@ -139,6 +139,19 @@ impl EnergyGuard {
         gained
     }
 
+    /// Unmarks solver body `i`'s island: energy it gained from outside, from a moving
+    /// kinematic body that pushed it (R-GAME-4), is work done on it, not a gain to undo.
+    pub fn pardon(&mut self, island: &[u32], i: usize) {
+        if let Some(gained) = self.gained.get_mut(island[i] as usize) {
+            *gained = false;
+        }
+    }
+
+    /// Whether any island is still marked.
+    pub fn any_gained(&self) -> bool {
+        self.gained.iter().any(|&g| g)
+    }
+
     /// Whether solver body `i`'s island was marked by [`Self::find_bounce_gains`].
     pub fn gained(&self, island: &[u32], i: usize) -> bool {
         self.gained.get(island[i] as usize).copied().unwrap_or(false)

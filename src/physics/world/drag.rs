@@ -50,6 +50,7 @@ impl World {
             body.velocity = Vec2::ZERO;
             body.angular_velocity = 0.0;
         }
+        self.spatial_index.invalidate();
         self.wake_near(index);
         Ok(())
     }
@@ -73,11 +74,15 @@ impl World {
     }
 
     /// `target` moved so the body of slot `index` fits in the world (centred if it cannot).
+    /// A switched-off wall does not hold it: its side of the open bounds is infinite, and
+    /// there the target is not clamped.
     pub(super) fn clamp_inside(&self, index: usize, target: Vec2) -> Vec2 {
         let half = self.slots[index].body.as_ref().map_or(Vec2::ZERO, |b| b.shape.half_size());
-        let low = self.bounds_min + half;
-        let high = self.bounds_max - half;
-        let centre = 0.5 * (self.bounds_min + self.bounds_max);
+        let (min, max) = self.open_bounds();
+        let low = min + half;
+        let high = max - half;
+        // Only used where both walls of an axis act (else `low ≤ high` with an infinity).
+        let centre = 0.5 * (min + max);
         Vec2::new(
             if low.x <= high.x { target.x.clamp(low.x, high.x) } else { centre.x },
             if low.y <= high.y { target.y.clamp(low.y, high.y) } else { centre.y },

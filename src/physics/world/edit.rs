@@ -10,11 +10,7 @@ impl World {
             return Err(invalid("position", position, "finite numbers"));
         }
         if !self.contains_point(position) {
-            return Err(invalid(
-                "position",
-                position,
-                format!("inside the world {} ..= {}", self.bounds_min, self.bounds_max),
-            ));
+            return Err(invalid("position", position, self.placement_range()));
         }
         self.wake_slot(index);
         self.wake_near(index);
@@ -23,6 +19,7 @@ impl World {
             body.previous_position = position;
             body.drag_target = position;
         }
+        self.spatial_index.invalidate();
         self.wake_near(index);
         Ok(())
     }
@@ -48,9 +45,10 @@ impl World {
         Ok(())
     }
 
-    /// Sets a dynamic body's velocity (clamped to `max_speed`) and wakes its island.
+    /// Sets a dynamic or kinematic body's velocity (clamped to `max_speed`) and wakes its
+    /// island. A kinematic body keeps it until it is set again (R-GAME-4).
     pub fn set_velocity(&mut self, handle: BodyHandle, velocity: Vec2) -> Result<(), PhysicsError> {
-        let index = self.dynamic_slot_of(handle)?;
+        let index = self.moving_slot_of(handle)?;
         if !velocity.is_finite() {
             return Err(invalid("velocity", velocity, "finite numbers"));
         }
@@ -62,19 +60,21 @@ impl World {
         Ok(())
     }
 
-    /// Sets a dynamic circle's angular velocity (clamped) and wakes its island.
+    /// Sets a dynamic or kinematic circle's angular velocity (clamped) and wakes its
+    /// island. Rectangles never turn: for them this is a no-op.
     pub fn set_angular_velocity(
         &mut self,
         handle: BodyHandle,
         omega: f32,
     ) -> Result<(), PhysicsError> {
-        let index = self.dynamic_slot_of(handle)?;
+        let index = self.moving_slot_of(handle)?;
         if !omega.is_finite() {
             return Err(invalid("angular_velocity", omega, "a finite number"));
         }
         self.wake_slot(index);
         let max_spin = self.config.max_angular_speed();
-        if let Some(body) = self.slots[index].body.as_mut().filter(|b| b.inverse_inertia > 0.0) {
+        let circle = |b: &&mut Body| matches!(b.shape, Shape::Circle { .. });
+        if let Some(body) = self.slots[index].body.as_mut().filter(circle) {
             body.angular_velocity = omega.clamp(-max_spin, max_spin);
         }
         Ok(())

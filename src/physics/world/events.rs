@@ -198,7 +198,7 @@ impl World {
         report: bool,
     ) -> Result<(), PhysicsError> {
         let index = self.slot_of(handle)?;
-        self.update_contact_rules(index, |body| set_flag(&mut body.contact_flags, REPORTS, report));
+        self.update_contact_rules(index, |body| set_flag(&mut body.flags, REPORTS, report));
         Ok(())
     }
 
@@ -311,7 +311,7 @@ impl World {
             let index = *slot_of_id.get(bits as u32 as usize)? as usize;
             let slot = &slots[index];
             let body = slot.body.as_ref().filter(|_| slot.handle_bits() == bits)?;
-            (!awake.get(index).copied().unwrap_or(false)).then_some(body.contact_flags)
+            (!awake.get(index).copied().unwrap_or(false)).then_some(body.contact_flags())
         };
         let still_touching = |key: PairKey| matches!((untested(key.0), untested(key.1)), (Some(a), Some(b)) if a | b != 0);
         tracker.touching.retain(|&key, &mut seen| {

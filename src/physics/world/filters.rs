@@ -23,7 +23,7 @@ impl World {
         if body.layers != CollisionLayers::ALL {
             self.layered_bodies = self.layered_bodies.wrapping_add_signed(sign);
         }
-        if body.contact_flags != 0 {
+        if body.contact_flags() != 0 {
             self.flagged_bodies = self.flagged_bodies.wrapping_add_signed(sign);
         }
     }
@@ -50,7 +50,7 @@ impl World {
     pub fn set_sensor(&mut self, handle: BodyHandle, sensor: bool) -> Result<(), PhysicsError> {
         let index = self.slot_of(handle)?;
         self.wake_slot(index);
-        self.update_contact_rules(index, |body| set_flag(&mut body.contact_flags, SENSOR, sensor));
+        self.update_contact_rules(index, |body| set_flag(&mut body.flags, SENSOR, sensor));
         self.wake_near(index);
         Ok(())
     }

@@ -22,6 +22,7 @@
 //! The four sides of the world rectangle are half-planes `n·p ≥ offset` with their normal
 //! pointing into the world. Walls are never bodies: their contacts use a solver entry with
 //! inverse mass 0, so they go through the same formulas as everything else (R-BODY-2).
+//! Each wall can be switched off for open worlds (R-GAME-7, `walls.rs`).
 //!
 //! # The emergency brake (§10)
 //! No body may end a step more than `max_wall_penetration` (12 px) inside a wall. The margin
@@ -30,7 +31,7 @@
 //! cases, such as a held body squeezing another into a wall. If it acted on normal impacts it
 //! would move positions and add potential energy (R-POS-3).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use glam::{Vec2, Vec4};
@@ -50,20 +51,26 @@ mod drag;
 mod edit;
 mod events;
 mod filters;
+mod forces;
 mod query;
 mod reorder;
 mod scratch;
 mod sleep;
 mod solve;
+mod spatial;
+mod spatial_index;
 mod step;
 mod union_find;
 mod walls;
 
 pub use events::CollisionEvent;
 use events::ContactEvents;
+use forces::Forces;
 pub use query::{ContactInfo, Island, PhaseTimings, StepStats};
 use reorder::{REORDER_INTERVAL, REORDER_MIN_BODIES};
 use scratch::{Collider, Scratch, SensorOverlap};
+pub use spatial::{QueryFilter, RayHit, ShapeHit};
+use spatial_index::SpatialIndex;
 use walls::{WallBrake, WallCollider};
 
 /// Errors of the world API. None of them changes the world.
@@ -73,7 +80,7 @@ pub enum PhysicsError {
     StaleHandle(BodyHandle),
     /// A body description, value or config was refused; every bad field is named.
     Invalid(ConfigError),
-    /// The operation needs a dynamic body.
+    /// The operation needs a dynamic body (not a static or kinematic one).
     NotDynamic(BodyHandle),
 }
 
@@ -82,7 +89,9 @@ impl fmt::Display for PhysicsError {
         match self {
             PhysicsError::StaleHandle(h) => write!(f, "{h} does not exist (removed or stale)"),
             PhysicsError::Invalid(e) => write!(f, "{e}"),
-            PhysicsError::NotDynamic(h) => write!(f, "{h} is static and cannot be moved this way"),
+            PhysicsError::NotDynamic(h) => {
+                write!(f, "{h} is not dynamic (static or kinematic) and cannot be moved this way")
+            }
         }
     }
 }
@@ -139,6 +148,9 @@ pub struct World {
     bounds_min: Vec2,
     bounds_max: Vec2,
     walls: [Wall; WALL_COUNT],
+    /// Which walls act, in the order of [`WallId::ALL`](crate::physics::WallId::ALL): a
+    /// switched-off wall has no contacts and no brake (R-GAME-7).
+    wall_enabled: [bool; WALL_COUNT],
     gravity_enabled: bool,
     slots: Vec<Slot>,
     /// For each handle index (id), the slot that holds it.
@@ -146,6 +158,10 @@ pub struct World {
     /// Ids whose slot is free, for reuse with the next generation.
     free_ids: Vec<u32>,
     body_count: usize,
+    /// Forces, torques and gravity scales other than 1, by handle index: rare, so kept
+    /// apart from the bodies (`forces.rs`, R-GAME-5). Walked in index order; each entry
+    /// changes only its own body, so the order does not change the result.
+    forces: BTreeMap<u32, Forces>,
     /// The step's working memory: buffers rebuilt every step (see [`Scratch`]).
     scratch: Scratch,
     broad_phase: BroadPhase,
@@ -165,6 +181,10 @@ pub struct World {
     contact_events: ContactEvents,
     stats: StepStats,
     steps: u64,
+    /// The grid of the spatial queries, built by the first query after a change. Stale after
+    /// every step; a method that moves, adds or removes a body between steps calls
+    /// `spatial_index.invalidate()` (see `world/spatial_index.rs`).
+    spatial_index: SpatialIndex,
 }
 
 impl World {
@@ -176,11 +196,13 @@ impl World {
             bounds_min: Vec2::ZERO,
             bounds_max: Vec2::ONE,
             walls: [Wall { normal: Vec2::X, offset: 0.0 }; WALL_COUNT],
+            wall_enabled: [true; WALL_COUNT],
             gravity_enabled: true,
             slots: Vec::new(),
             slot_of_id: Vec::new(),
             free_ids: Vec::new(),
             body_count: 0,
+            forces: BTreeMap::new(),
             scratch: Scratch::default(),
             broad_phase: BroadPhase::default(),
             warm_start_cache: ContactCache::default(),
@@ -191,6 +213,7 @@ impl World {
             contact_events: ContactEvents::default(),
             stats: StepStats::default(),
             steps: 0,
+            spatial_index: SpatialIndex::default(),
         };
         world.set_bounds(Vec2::ZERO, size)?;
         Ok(world)
@@ -202,7 +225,9 @@ impl World {
 
     /// Adds a body. The description is checked first: sizes from `MIN_BODY_SIZE` up, a
     /// positive finite density, friction in [0, 2], restitution in [0, 1], finite values,
-    /// and a centre inside the world. A speed above `max_speed` is clamped.
+    /// a gravity scale in −100 ..= 100, and a centre inside the world (on the open side of
+    /// a switched-off wall, anywhere beyond it: see [`contains_point`](Self::contains_point)).
+    /// A speed above `max_speed` is clamped.
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, PhysicsError> {
         let mut problems = Vec::new();
         desc.check(&mut problems);
@@ -210,15 +235,18 @@ impl World {
             problems.push(FieldError {
                 field: "position",
                 value: format!("{}", desc.position),
-                allowed: format!("inside the world {} ..= {}", self.bounds_min, self.bounds_max),
+                allowed: self.placement_range(),
             });
         }
         if !problems.is_empty() {
             return Err(PhysicsError::Invalid(ConfigError { problems }));
         }
-        let body = Body::from_desc(&desc, self.config.max_speed, self.config.max_angular_speed());
-        // A static sensor holds nothing up: sleepers under it need not feel it (R-GAME-2).
-        let is_static = body.kind == BodyKind::Static && !desc.sensor;
+        let mut body =
+            Body::from_desc(&desc, self.config.max_speed, self.config.max_angular_speed());
+        // Only a dynamic body feels gravity; its scale, when not 1, goes to the sparse map.
+        body.set_forced(body.kind == BodyKind::Dynamic && desc.gravity_scale != 1.0);
+        // A sensor holds nothing up: sleepers under it need not feel it (R-GAME-2).
+        let immovable = body.kind != BodyKind::Dynamic && !desc.sensor;
         self.count_contact_rules(&body, 1);
         let index = match self.free_ids.pop() {
             Some(id) => {
@@ -242,11 +270,17 @@ impl World {
             }
         };
         self.body_count += 1;
-        if is_static {
-            // A static body appearing under sleepers must be felt by them.
+        let handle = self.slots[index].handle();
+        if self.slots[index].body.as_ref().is_some_and(Body::forced) {
+            let forces = Forces { gravity_scale: desc.gravity_scale, ..Forces::NONE };
+            self.forces.insert(handle.index, forces);
+        }
+        self.spatial_index.invalidate();
+        if immovable {
+            // A static or kinematic body appearing under sleepers must be felt by them.
             self.wake_near(index);
         }
-        Ok(self.slots[index].handle())
+        Ok(handle)
     }
 
     /// Removes a body and wakes its island, so that bodies it supported fall (R-SLP-4), and
@@ -293,6 +327,7 @@ impl World {
         self.contact_events.end_all_cached(&self.warm_start_cache);
         self.warm_start_cache.clear();
         self.sleeping_islands.clear();
+        self.forces.clear();
         self.stats.sleeping_islands = 0;
     }
 
@@ -302,9 +337,13 @@ impl World {
         let slot = &mut self.slots[index];
         let body = slot.body.take()?;
         slot.generation = slot.generation.wrapping_add(1) % WALL_GENERATION;
+        if body.forced() {
+            self.forces.remove(&slot.id);
+        }
         self.free_ids.push(slot.id);
         self.body_count -= 1;
         self.count_contact_rules(&body, -1);
+        self.spatial_index.invalidate();
         Some(body)
     }
 
@@ -414,6 +453,15 @@ impl World {
         }
     }
 
+    /// The slot of a body whose velocity the user may set: dynamic or kinematic.
+    fn moving_slot_of(&self, handle: BodyHandle) -> Result<usize, PhysicsError> {
+        let index = self.slot_of(handle)?;
+        match &self.slots[index].body {
+            Some(b) if b.kind != BodyKind::Static => Ok(index),
+            _ => Err(PhysicsError::NotDynamic(handle)),
+        }
+    }
+
     fn held_slot_of(&self, handle: BodyHandle) -> Result<usize, PhysicsError> {
         let index = self.dynamic_slot_of(handle)?;
         match &self.slots[index].body {
@@ -426,4 +474,18 @@ impl World {
 /// Moves under the solver this step: dynamic and not asleep.
 fn is_awake_dynamic(body: &Body) -> bool {
     body.kind == BodyKind::Dynamic && !body.sleeping
+}
+
+/// A kinematic body with a velocity (R-GAME-4): it pairs with every body in the broad
+/// phase and wakes the sleepers it touches. At rest it is passive, like a static body, so
+/// a pile resting against a stopped platform can sleep.
+fn is_moving_kinematic(body: &Body) -> bool {
+    body.kind == BodyKind::Kinematic
+        && (body.velocity != Vec2::ZERO || body.angular_velocity != 0.0)
+}
+
+/// Enters the solver with its velocity: an awake dynamic body (movable) or a kinematic one
+/// (inverse mass 0, its velocity read by its contacts and never written).
+fn enters_solver(body: &Body) -> bool {
+    body.kind != BodyKind::Static && !body.sleeping
 }

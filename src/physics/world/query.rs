@@ -244,8 +244,17 @@ impl World {
         hash
     }
 
-    /// Whether `p` lies inside the world rectangle (where a body's centre may be placed).
+    /// Whether `p` lies where a body's centre may be placed: inside the world rectangle,
+    /// which is open to infinity on the side of each switched-off wall (R-GAME-7).
     pub fn contains_point(&self, p: Vec2) -> bool {
-        p.cmpge(self.bounds_min).all() && p.cmple(self.bounds_max).all()
+        let (min, max) = self.open_bounds();
+        p.cmpge(min).all() && p.cmple(max).all()
+    }
+
+    /// The description that would re-create the body of `handle` as it is now, with its
+    /// gravity scale (which [`Body::desc`] leaves at 1).
+    pub fn body_desc(&self, handle: BodyHandle) -> Result<BodyDesc, PhysicsError> {
+        let body = self.body(handle).ok_or(PhysicsError::StaleHandle(handle))?;
+        Ok(BodyDesc { gravity_scale: self.forces_of(handle).gravity_scale, ..body.desc() })
     }
 }

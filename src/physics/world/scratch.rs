@@ -70,6 +70,9 @@ pub(super) struct Scratch {
     /// Per contact, whether one of its bodies reports it this step (while some body has
     /// flags; empty otherwise).
     pub(super) reported: Vec<bool>,
+    /// How many kinematic bodies move this step (from `gather_bodies`): the sweep pairs
+    /// them with everything, and `find_pairs` drops what they need not meet.
+    pub(super) moving_kinematic: usize,
     /// Body–body contacts first, then wall contacts.
     pub(super) contacts: Vec<SolverContact>,
     pub(super) body_contact_count: usize,

@@ -34,7 +34,8 @@ use std::collections::HashSet;
 use super::*;
 
 impl World {
-    /// Wakes every sleeping island touched by an awake dynamic body (§11, R-SLP-4).
+    /// Wakes every sleeping island touched by an awake dynamic body or a moving kinematic
+    /// one (§11, R-SLP-4, R-GAME-4).
     /// Returns whether any island woke.
     pub(super) fn wake_touched_sleepers(&mut self) -> bool {
         // Bodies only fall asleep as part of a registered island (`update_sleep`).
@@ -49,7 +50,7 @@ impl World {
                 else {
                     continue;
                 };
-                if s.sleeping && is_awake_dynamic(o) {
+                if s.sleeping && (is_awake_dynamic(o) || is_moving_kinematic(o)) {
                     self.wake_slot(sleeper);
                     woke = true;
                 }
@@ -115,7 +116,7 @@ impl World {
             let resting = body.velocity.length() <= linear
                 && body.angular_velocity.abs() <= angular
                 && !pushed
-                && body.contact_flags & SENSOR == 0;
+                && body.flags & SENSOR == 0;
             body.rest_time = if resting && !body.held { body.rest_time + dt } else { 0.0 };
             // A compare instead of f32::min, whose NaN rules cost several instructions: a
             // rest time is 0 or a sum of positive steps, never NaN (nor −0).

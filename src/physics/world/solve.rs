@@ -82,12 +82,37 @@ impl World {
                 self.half_kick(dt),
                 &self.scratch.island_root,
             )
+            && self.pardon_kinematic_pushes()
         {
             self.solve_again_without_bounce_targets(dt);
         }
         // The solved velocities are written back to the bodies by `integrate_positions`, in
         // its pass over the bodies: nothing reads them before.
         self.store_impulses();
+    }
+
+    /// Exempts from the energy guard every island a moving kinematic body touches: the
+    /// guard holds an island to the energy it started the step with, but a kinematic body
+    /// does work on what it pushes (a paddle hitting a ball), and its own energy counts in
+    /// no balance (its mass is infinite). Returns whether an island is left to solve again.
+    pub(super) fn pardon_kinematic_pushes(&mut self) -> bool {
+        if self.scratch.moving_kinematic == 0 {
+            return true;
+        }
+        let moving = |i: u32| {
+            self.slots
+                .get(i as usize)
+                .and_then(|s| s.body.as_ref())
+                .is_some_and(is_moving_kinematic)
+        };
+        for c in &self.scratch.contacts[..self.scratch.body_contact_count] {
+            for (kinematic, pushed) in [(c.a, c.b), (c.b, c.a)] {
+                if moving(kinematic) && self.scratch.awake_dynamic[pushed as usize] {
+                    self.scratch.energy_guard.pardon(&self.scratch.island_root, pushed as usize);
+                }
+            }
+        }
+        self.scratch.energy_guard.any_gained()
     }
 
     /// The islands in which the bounce targets raised the kinetic energy above that of the
@@ -164,7 +189,8 @@ impl World {
     }
 
     /// Fills the solver arrays: bodies by slot, then the walls; only awake dynamic bodies
-    /// can be moved by an impulse (everything else has inverse mass 0, R-BODY-2).
+    /// can be moved by an impulse (everything else has inverse mass 0, R-BODY-2). Kinematic
+    /// bodies enter with their velocity, static and sleeping ones at rest.
     ///
     /// Each entry is written once: `resize` only fills entries the arrays did not have last
     /// step (none while the slot count holds), and the loops overwrite every entry.
@@ -181,7 +207,9 @@ impl World {
             .zip(solver.held.iter_mut());
         // `&mut entries`: the zip stops at the last slot, leaving the walls' entries.
         for (slot, ((solved, start), held)) in self.slots.iter().zip(&mut entries) {
-            if let Some(b) = slot.body.as_ref().filter(|b| is_awake_dynamic(b)) {
+            // Kinematic bodies too: their contacts read their velocity; their inverse
+            // masses are 0, so nothing writes it (R-GAME-4).
+            if let Some(b) = slot.body.as_ref().filter(|b| enters_solver(b)) {
                 *solved = SolverBody {
                     velocity: b.velocity,
                     angular_velocity: b.angular_velocity,
@@ -237,7 +265,7 @@ impl World {
         // A body's contact flags, for a handle that `passive` found valid (0 for a wall).
         let flags_of = |bits: u64| {
             let slot = slot_of_id.get(bits as u32 as usize).and_then(|&s| slots.get(s as usize));
-            slot.and_then(|s| s.body.as_ref()).map_or(0, |b| b.contact_flags)
+            slot.and_then(|s| s.body.as_ref()).map_or(0, Body::contact_flags)
         };
         let (ends, mut kept_reported) = (&mut self.contact_events.pending_ends, 0);
         let keep = |(a, b): PairKey, reported: &mut bool| {

@@ -85,6 +85,10 @@ impl World {
                 integrate_velocity(body, dv);
             }
         }
+        // The few bodies with forces or a gravity scale (R-GAME-5), skipped above.
+        if !self.forces.is_empty() {
+            self.apply_forces(dt);
+        }
     }
 
     /// One pass over the bodies for everything the contact phases read of them, so that each
@@ -106,6 +110,7 @@ impl World {
         if flagged {
             self.scratch.contact_flags.resize(n, 0);
         }
+        let (open_min, open_max) = self.open_bounds();
         let proxies = &mut self.scratch.proxies;
         proxies.clear();
         proxies.reserve(n);
@@ -113,13 +118,15 @@ impl World {
         self.scratch.wall_keys.clear();
         let walls = WallCollider {
             walls: &self.walls,
-            min: self.bounds_min,
-            max: self.bounds_max,
+            enabled: self.wall_enabled,
+            min: open_min,
+            max: open_max,
             wall_base: self.slots.len() as u32,
             friction: self.config.wall_friction,
             restitution: self.config.wall_restitution,
             rolling_resistance: self.config.rolling_resistance,
         };
+        let mut moving_kinematic = 0;
         let per_slot = self.scratch.colliders.iter_mut().zip(self.scratch.awake_dynamic.iter_mut());
         for (index, (slot, (collider, awake_flag))) in self.slots.iter().zip(per_slot).enumerate() {
             let Some(body) = &slot.body else {
@@ -129,7 +136,11 @@ impl World {
             };
             let (min, max) = body.aabb();
             let awake = is_awake_dynamic(body);
-            let state = if awake { ProxyState::Awake } else { ProxyState::Passive };
+            // A moving kinematic body pairs like an awake one: it must meet the sleepers it
+            // drives into, to wake them (R-GAME-4). Walls never touch it.
+            let pairs = awake || is_moving_kinematic(body);
+            moving_kinematic += usize::from(pairs && !awake);
+            let state = if pairs { ProxyState::Awake } else { ProxyState::Passive };
             proxies.push(Proxy { index: index as u32, min, max, state });
             let handle_bits = slot.handle_bits();
             *collider = Collider {
@@ -145,20 +156,34 @@ impl World {
                 self.scratch.layers[index] = body.layers;
             }
             if flagged {
-                self.scratch.contact_flags[index] = body.contact_flags;
+                self.scratch.contact_flags[index] = body.contact_flags();
             }
             if awake {
                 let found = (&mut self.scratch.wall_contacts, &mut self.scratch.wall_keys);
                 walls.collide(index as u32, handle_bits, body, (min, max), found);
             }
         }
+        self.scratch.moving_kinematic = moving_kinematic;
     }
 
     /// Sweep and prune over the proxies; pairs without an awake dynamic body, and pairs
     /// whose layers do not interact (R-GAME-3), are skipped.
+    ///
+    /// A moving kinematic body is an awake proxy, so the sweep also pairs it with static,
+    /// kinematic and sleeping bodies. Of these only a sleeper is worth a contact (it must
+    /// wake); two bodies that no impulse moves would get a contact with an infinite
+    /// effective mass, so those pairs are dropped here, in worlds with a moving kinematic
+    /// body only.
     pub(super) fn find_pairs(&mut self) {
         let layers = (self.layered_bodies > 0).then_some(&self.scratch.layers[..]);
         self.broad_phase.find_pairs(&self.scratch.proxies, layers, &mut self.scratch.pairs);
+        if self.scratch.moving_kinematic > 0 {
+            let (awake, slots) = (&self.scratch.awake_dynamic, &self.slots);
+            let sleeps = |i: u32| slots[i as usize].body.as_ref().is_some_and(|b| b.sleeping);
+            self.scratch
+                .pairs
+                .retain(|&(a, b)| awake[a as usize] || awake[b as usize] || sleeps(a) || sleeps(b));
+        }
         self.stats.pairs = self.scratch.pairs.len();
     }
 
@@ -267,6 +292,11 @@ impl World {
                 body.angular_velocity = solved.angular_velocity;
                 clamp_speed(body, max_speed, max_spin);
                 integrate_position(body, dt);
+            } else if body.kind == BodyKind::Kinematic {
+                // Moved by its own velocity alone, which no contact changed (R-GAME-4);
+                // clamped in case `max_speed` was lowered since it was set (§12).
+                clamp_speed(body, max_speed, max_spin);
+                integrate_position(body, dt);
             }
             *position = body.position;
             *start = body.previous_position;
@@ -293,10 +323,12 @@ impl World {
         );
         // The brake reads only its own body's projected position: it runs as each body is
         // written back, saving a pass over the bodies.
+        let (open_min, open_max) = self.open_bounds();
         let brake = WallBrake {
             walls: &self.walls,
-            min: self.bounds_min,
-            max: self.bounds_max,
+            enabled: self.wall_enabled,
+            min: open_min,
+            max: open_max,
             limit: self.config.max_wall_penetration,
         };
         // A body the projection (or the brake) moves is not at rest, whatever its velocity
@@ -336,9 +368,10 @@ pub(super) fn remember_state(body: &mut Body) {
 
 /// Semi-implicit Euler, first half: `v ← v + g·dt` (§3, R-INT-1), with `dv = g·dt` (only
 /// called with gravity on). Held bodies are carried by the hand and feel no gravity
-/// (R-DRAG-2); sleepers are frozen (R-SLP-3).
+/// (R-DRAG-2); sleepers are frozen (R-SLP-3); static and kinematic bodies feel none. A body
+/// with forces or a gravity scale gets its own kick in `apply_forces` (R-GAME-5).
 pub(super) fn integrate_velocity(body: &mut Body, dv: Vec2) {
-    if is_awake_dynamic(body) && !body.held {
+    if is_awake_dynamic(body) && !body.held && !body.forced() {
         body.velocity += dv;
     }
 }

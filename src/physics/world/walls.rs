@@ -1,7 +1,57 @@
-//! The walls in the step: contacts of the bodies with the four half-planes (§5), and the
-//! emergency brake that keeps bodies from sinking deep into a wall (§10).
+//! The walls in the step: contacts of the bodies with the four half-planes (§5), the
+//! emergency brake that keeps bodies from sinking deep into a wall (§10), and switching
+//! walls off for open worlds (R-GAME-7).
+//!
+//! # Open worlds
+//! A switched-off wall has no contacts and no brake: bodies pass its line and keep going at
+//! their velocity, falling forever through an open floor (until the speed limit of §12
+//! holds them at `max_speed`). The bounds stay the rectangle of the four wall lines; only
+//! what they restrict changes. Seen from the step, a switched-off wall moves to infinity:
+//! the *open bounds* are the bounds with the side of each switched-off wall at ±∞, and every
+//! rule that kept bodies inside the bounds keeps them inside the open bounds instead:
+//! where a body may be added or teleported, where a drag target is clamped, the wall
+//! contacts and the brake. A body wider than the world is centred only between two walls
+//! that both act (D3); with one of them off the other pushes it out as usual.
 
 use super::*;
+use crate::physics::collision::WallId;
+
+impl World {
+    /// Switches one wall on or off (R-GAME-7) and wakes every body, so that a pile resting
+    /// on a floor that went away falls. A switched-off wall has no contacts and no
+    /// brake; bodies may be added, teleported and dragged beyond its line. Switched on
+    /// again, it pushes the bodies behind it back in like any wall (with contacts and, past
+    /// `max_wall_penetration`, the brake).
+    pub fn set_wall_enabled(&mut self, wall: WallId, enabled: bool) {
+        if self.wall_enabled[wall.index()] != enabled {
+            self.wall_enabled[wall.index()] = enabled;
+            self.wake_all();
+        }
+    }
+
+    /// Whether a wall acts (all four do unless switched off).
+    pub fn wall_enabled(&self, wall: WallId) -> bool {
+        self.wall_enabled[wall.index()]
+    }
+
+    /// The bounds with the side of each switched-off wall at ±∞: where bodies may be placed
+    /// and where the walls keep them. Equal to the bounds while all four walls act.
+    pub(super) fn open_bounds(&self) -> (Vec2, Vec2) {
+        let [left, right, top, floor] = self.wall_enabled;
+        let open = |on: bool, at: f32, away: f32| if on { at } else { away };
+        let (min, max) = (self.bounds_min, self.bounds_max);
+        (
+            Vec2::new(open(left, min.x, f32::NEG_INFINITY), open(top, min.y, f32::NEG_INFINITY)),
+            Vec2::new(open(right, max.x, f32::INFINITY), open(floor, max.y, f32::INFINITY)),
+        )
+    }
+
+    /// Where a body's centre may be placed, for error messages.
+    pub(super) fn placement_range(&self) -> String {
+        let (min, max) = self.open_bounds();
+        format!("inside the world {min} ..= {max}")
+    }
+}
 
 /// Whether the box `(low, high)` lies strictly inside the bounds `(min, max)`:
 /// `low > min` and `high < max` on both axes, tested as `(low, max) > (min, high)` in one
@@ -20,9 +70,13 @@ pub(super) fn strictly_inside((low, high): (Vec2, Vec2), (min, max): (Vec2, Vec2
 /// The margin (12 px) exceeds the deepest a free body can get in one step
 /// (`max_speed·dt ≈ 10.8 px`), so ordinary impacts are always left to the solver; the
 /// brake only acts in extreme cases, such as a dragged body squeezing another into a
-/// wall. A body wider than the world is centred on that axis instead.
+/// wall. A body wider than the world is centred on that axis instead (between two walls
+/// that act: with either switched off, the open bounds on that axis are infinite).
 pub(super) struct WallBrake<'a> {
     pub(super) walls: &'a [Wall; WALL_COUNT],
+    /// Which walls act.
+    pub(super) enabled: [bool; WALL_COUNT],
+    /// The open bounds (see the module docs).
     pub(super) min: Vec2,
     pub(super) max: Vec2,
     pub(super) limit: f32,
@@ -45,7 +99,7 @@ impl WallBrake<'_> {
                 body.velocity[axis] = 0.0;
             }
         }
-        for wall in self.walls {
+        for (wall, _) in self.walls.iter().zip(self.enabled).filter(|&(_, on)| on) {
             // A body centred above cannot fit on this axis: pushing it out of one wall
             // would push it out of the world through the other.
             let axis = if wall.normal.x != 0.0 { 0 } else { 1 };
@@ -65,9 +119,11 @@ impl WallBrake<'_> {
     }
 }
 
-/// What the wall test needs of the world: the four half-planes and the bounds.
+/// What the wall test needs of the world: the four half-planes, which of them act, and the
+/// open bounds.
 pub(super) struct WallCollider<'a> {
     pub(super) walls: &'a [Wall; WALL_COUNT],
+    pub(super) enabled: [bool; WALL_COUNT],
     pub(super) min: Vec2,
     pub(super) max: Vec2,
     /// Solver index of the first wall (the slot count).
@@ -92,10 +148,14 @@ impl WallCollider<'_> {
         // Most bodies touch no wall: a box strictly inside the bounds touches none of the
         // four. Exact, not an estimate: `min.x > bounds.x` is the left wall's
         // `n·p − reach − offset > 0` with n = (1, 0), reach = hw; likewise for the others.
+        // A switched-off wall's side of the open bounds is infinite: never touched.
         if strictly_inside((min, max), (self.min, self.max)) {
             return;
         }
         for (w, wall) in self.walls.iter().enumerate() {
+            if !self.enabled[w] {
+                continue;
+            }
             let Some(m) = wall.collide(&body.shape, body.position) else { continue };
             let contact = SolverContact::new(
                 self.wall_base + w as u32,

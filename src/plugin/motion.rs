@@ -1,0 +1,223 @@
+//! Forces, torques, gravity scales, impulses and open walls for game code (R-GAME-5,
+//! R-GAME-7): the Bevy face of the core's `World::set_force`, `set_torque`,
+//! `set_gravity_scale`, `apply_impulse(_at)` and `set_wall_enabled`.
+//!
+//! Components are in Bevy's frame (y up, counter-clockwise positive) and mapped to the
+//! core's (y down, clockwise positive) by the [`CoordinateMapping`](super::CoordinateMapping). Each fixed step,
+//! [`apply_motion_components`] gives the core the values the components hold; a refused
+//! value (not finite, too large, on a body that is not dynamic) gets one warning and the
+//! component is put back to what the core keeps, so the warning does not repeat.
+
+use bevy::prelude::*;
+
+use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use crate::physics::{BodyHandle, PhysicsError, WallId};
+
+/// A force applied to a dynamic body at its centre in every step until it is changed or
+/// removed, in Bevy's frame (px·mass/s², where mass is area × density): `Δv = F·dt/m` per step.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct ConstantForce(pub Vec2);
+
+/// A torque applied to a dynamic circle in every step until it is changed or removed,
+/// counter-clockwise positive: `Δω = τ·dt/I` per step. Rectangles never turn.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct ConstantTorque(pub f32);
+
+/// How strongly gravity pulls this body: 1 is normal, 0 floats, −1 falls up. Allowed:
+/// −100 ..= 100. Removing the component sets it back to 1.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct GravityScale(pub f32);
+
+impl Default for GravityScale {
+    fn default() -> Self {
+        Self(1.0)
+    }
+}
+
+/// Which of the four walls act (R-GAME-7). Default: all four. A platformer switches off the
+/// ceiling and the sides; bodies that leave through an open side keep going.
+///
+/// Changing the resource takes effect in the next fixed step and wakes every body.
+#[derive(Resource, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Resource, Default, Debug, PartialEq, Clone)]
+pub struct PhysicsWalls {
+    /// The wall at the left edge of the bounds.
+    pub left: bool,
+    /// The wall at the right edge.
+    pub right: bool,
+    /// The wall at the top edge (the ceiling).
+    pub top: bool,
+    /// The wall at the bottom edge (the floor).
+    pub floor: bool,
+}
+
+impl Default for PhysicsWalls {
+    fn default() -> Self {
+        Self::ALL
+    }
+}
+
+impl PhysicsWalls {
+    /// All four walls: the sandbox's box.
+    pub const ALL: Self = Self { left: true, right: true, top: true, floor: true };
+    /// No walls at all: an open world.
+    pub const NONE: Self = Self { left: false, right: false, top: false, floor: false };
+
+    /// Whether `wall` acts.
+    pub fn get(&self, wall: WallId) -> bool {
+        match wall {
+            WallId::Left => self.left,
+            WallId::Right => self.right,
+            WallId::Top => self.top,
+            WallId::Floor => self.floor,
+        }
+    }
+}
+
+/// Why an operation on a body entity was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BodyError {
+    /// The entity has no simulated body (no collider, despawned, or waiting after a refusal).
+    NotABody(Entity),
+    /// The core refused the operation; the error names the field and the allowed range.
+    Refused(PhysicsError),
+}
+
+impl std::fmt::Display for BodyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BodyError::NotABody(entity) => write!(f, "entity {entity} has no simulated body"),
+            BodyError::Refused(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for BodyError {}
+
+impl PhysicsWorld {
+    fn body_handle(&self, entity: Entity) -> Result<BodyHandle, BodyError> {
+        self.handle(entity).ok_or(BodyError::NotABody(entity))
+    }
+
+    /// Gives a dynamic body an instant change of momentum `J` at its centre, in Bevy's frame:
+    /// `Δv = J/m`. Wakes the body.
+    pub fn apply_impulse(&mut self, entity: Entity, impulse: Vec2) -> Result<(), BodyError> {
+        let handle = self.body_handle(entity)?;
+        let impulse = self.mapping().vector_to_core(impulse);
+        self.world_mut().apply_impulse(handle, impulse).map_err(BodyError::Refused)
+    }
+
+    /// Gives a dynamic body an impulse `J` at the world point `point` (Bevy's frame):
+    /// `Δv = J/m`, and a circle turns by `Δω = (r × J)/I` with `r` from its centre to the
+    /// point. Wakes the body.
+    pub fn apply_impulse_at(
+        &mut self,
+        entity: Entity,
+        impulse: Vec2,
+        point: Vec2,
+    ) -> Result<(), BodyError> {
+        let handle = self.body_handle(entity)?;
+        let mapping = self.mapping();
+        let (impulse, point) = (mapping.vector_to_core(impulse), mapping.position_to_core(point));
+        self.world_mut().apply_impulse_at(handle, impulse, point).map_err(BodyError::Refused)
+    }
+}
+
+/// Gives the core the force, torque and gravity scale the components hold, and takes them
+/// back when the components are removed. Runs in every fixed step after the bodies are
+/// registered; a value equal to the core's costs one comparison.
+#[expect(clippy::type_complexity, reason = "a query over the optional motion components")]
+pub(crate) fn apply_motion_components(
+    mut physics: ResMut<PhysicsWorld>,
+    mut bodies: Query<
+        (
+            Entity,
+            Option<&mut ConstantForce>,
+            Option<&mut ConstantTorque>,
+            Option<&mut GravityScale>,
+        ),
+        Or<(With<ConstantForce>, With<ConstantTorque>, With<GravityScale>)>,
+    >,
+    mut removed_forces: RemovedComponents<ConstantForce>,
+    mut removed_torques: RemovedComponents<ConstantTorque>,
+    mut removed_scales: RemovedComponents<GravityScale>,
+    mut warnings: MessageWriter<PhysicsWarning>,
+) {
+    let mapping = physics.mapping();
+    for entity in removed_forces.read() {
+        if let Some(handle) = physics.handle(entity) {
+            let _ = physics.world_mut().set_force(handle, Vec2::ZERO);
+        }
+    }
+    for entity in removed_torques.read() {
+        if let Some(handle) = physics.handle(entity) {
+            let _ = physics.world_mut().set_torque(handle, 0.0);
+        }
+    }
+    for entity in removed_scales.read() {
+        if let Some(handle) = physics.handle(entity) {
+            let _ = physics.world_mut().set_gravity_scale(handle, 1.0);
+        }
+    }
+    for (entity, force, torque, scale) in &mut bodies {
+        let Some(handle) = physics.handle(entity) else { continue };
+        let world = physics.world_mut();
+        if let Some(mut force) = force {
+            let kept = world.force(handle).unwrap_or(Vec2::ZERO);
+            let wanted = mapping.vector_to_core(force.0);
+            if wanted != kept
+                && let Err(error) = world.set_force(handle, wanted)
+            {
+                warn_refused(&mut warnings, entity, "ConstantForce", &error);
+                force.0 = mapping.vector_to_bevy(kept);
+            }
+        }
+        if let Some(mut torque) = torque {
+            let kept = world.torque(handle).unwrap_or(0.0);
+            let wanted = mapping.angle_to_core(torque.0);
+            if wanted != kept
+                && let Err(error) = world.set_torque(handle, wanted)
+            {
+                warn_refused(&mut warnings, entity, "ConstantTorque", &error);
+                torque.0 = mapping.angle_to_bevy(kept);
+            }
+        }
+        if let Some(mut scale) = scale {
+            let kept = world.gravity_scale(handle).unwrap_or(1.0);
+            if scale.0 != kept
+                && let Err(error) = world.set_gravity_scale(handle, scale.0)
+            {
+                warn_refused(&mut warnings, entity, "GravityScale", &error);
+                scale.0 = kept;
+            }
+        }
+    }
+}
+
+fn warn_refused(
+    warnings: &mut MessageWriter<PhysicsWarning>,
+    entity: Entity,
+    component: &str,
+    error: &PhysicsError,
+) {
+    let message = format!(
+        "entity {entity}: {component} refused ({error}); it was put back to the body's value"
+    );
+    warn!("{message}");
+    warnings.write(PhysicsWarning { entity: Some(entity), message });
+}
+
+/// Switches the core's walls to match [`PhysicsWalls`] when the resource changed.
+pub(crate) fn apply_walls(walls: Res<PhysicsWalls>, mut physics: ResMut<PhysicsWorld>) {
+    if !walls.is_changed() {
+        return;
+    }
+    for wall in WallId::ALL {
+        if physics.world().wall_enabled(wall) != walls.get(wall) {
+            physics.world_mut().set_wall_enabled(wall, walls.get(wall));
+        }
+    }
+}

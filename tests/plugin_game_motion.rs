@@ -1,0 +1,226 @@
+//! Game motion through the plugin's components: constant forces and torques, gravity scales,
+//! impulses, kinematic bodies and walls switched off (R-GAME-4, R-GAME-5, R-GAME-7).
+//!
+//! Expected values are the core's semi-implicit Euler integration (docs/physics.md §3 and
+//! "Game motion"): per step `v += (s·g + F/m)·dt`, `ω += τ/I·dt`, `x += v·dt`.
+#![cfg(feature = "bevy")]
+
+mod plugin_support;
+
+use bevy::prelude::*;
+use bevy_sandbox_physics::physics::Material;
+use bevy_sandbox_physics::prelude::*;
+use plugin_support::*;
+
+/// The fixed step, s.
+const DT: f32 = 1.0 / 120.0;
+
+/// The mass of a wooden circle of radius `r`: area × density.
+fn circle_mass(r: f32) -> f32 {
+    std::f32::consts::PI * r * r * Material::WOOD.density
+}
+
+#[test]
+fn a_constant_force_accelerates_a_body_by_f_over_m_r_game_5() {
+    let mut app = app();
+    gravity_off(&mut app);
+    let r = 20.0;
+    let force = Vec2::new(3.0e5, 0.0);
+    let ball = spawn(&mut app, (Collider::circle(r), Transform::default(), ConstantForce(force)));
+    step_once(&mut app);
+    let start = (steps(&app), get::<LinearVelocity>(&app, ball).0);
+    frames(&mut app, 30);
+    let n = (steps(&app) - start.0) as f32;
+    let v = get::<LinearVelocity>(&app, ball).0;
+    // Δv = F·t/m over n steps; f32 sums of n equal terms: 1e-3 relative.
+    let expected = force.x / circle_mass(r) * DT * n;
+    assert!(((v.x - start.1.x) - expected).abs() < 1e-3 * expected, "Δv {} vs {expected}", v.x);
+    assert!(v.y.abs() < 1e-4, "no sideways motion: {}", v.y);
+
+    // Removing the force stops the acceleration.
+    app.world_mut().entity_mut(ball).remove::<ConstantForce>();
+    step_once(&mut app);
+    let before = get::<LinearVelocity>(&app, ball).0;
+    frames(&mut app, 10);
+    assert_eq!(get::<LinearVelocity>(&app, ball).0, before, "no force, no gravity: constant");
+}
+
+#[test]
+fn a_constant_torque_spins_a_circle_counter_clockwise_by_tau_over_i_r_game_5() {
+    let mut app = app();
+    gravity_off(&mut app);
+    let r = 20.0;
+    let torque = 2.0e7;
+    let ball = spawn(&mut app, (Collider::circle(r), Transform::default(), ConstantTorque(torque)));
+    step_once(&mut app);
+    let start = (steps(&app), get::<AngularVelocity>(&app, ball).0);
+    frames(&mut app, 20);
+    let n = (steps(&app) - start.0) as f32;
+    let inertia = 0.5 * circle_mass(r) * r * r;
+    let expected = torque / inertia * DT * n;
+    let w = get::<AngularVelocity>(&app, ball).0 - start.1;
+    assert!(expected > 0.0 && (w - expected).abs() < 1e-3 * expected, "Δω {w} vs {expected}");
+}
+
+#[test]
+fn gravity_scale_zero_floats_and_two_falls_twice_as_fast_r_game_5() {
+    let mut app = app();
+    let floating = spawn(
+        &mut app,
+        (Collider::circle(20.0), Transform::from_xyz(-200.0, 0.0, 0.0), GravityScale(0.0)),
+    );
+    let normal = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 0.0, 0.0)));
+    let double = spawn(
+        &mut app,
+        (Collider::circle(20.0), Transform::from_xyz(200.0, 0.0, 0.0), GravityScale(2.0)),
+    );
+    frames(&mut app, 20);
+    let v = |app: &App, e| get::<LinearVelocity>(app, e).0.y;
+    assert_eq!(v(&app, floating), 0.0, "scale 0 floats");
+    let (normal_v, double_v) = (v(&app, normal), v(&app, double));
+    assert!(normal_v < 0.0, "falls (y up)");
+    assert!((double_v - 2.0 * normal_v).abs() < 1e-3 * normal_v.abs(), "twice as fast");
+
+    // Removed: back to normal gravity.
+    app.world_mut().entity_mut(double).remove::<GravityScale>();
+    frames(&mut app, 5);
+    let (dv_normal, dv_double) = {
+        let (a, b) = (v(&app, normal), v(&app, double));
+        frames(&mut app, 5);
+        (v(&app, normal) - a, v(&app, double) - b)
+    };
+    assert!((dv_double - dv_normal).abs() < 1e-3 * dv_normal.abs(), "scale 1 again");
+}
+
+#[test]
+fn an_impulse_off_centre_gives_j_over_m_and_spin_r_cross_j_over_i_r_game_5() {
+    let mut app = app();
+    gravity_off(&mut app);
+    let r = 20.0;
+    let ball = spawn(&mut app, (Collider::circle(r), Transform::default()));
+    step_once(&mut app);
+    let impulse = Vec2::new(1.0e4, 0.0);
+    // At the top of the circle (y up): r = (0, 20), r × J = 0·0 − 20·1e4 < 0: clockwise.
+    let point = Vec2::new(0.0, r);
+    app.world_mut()
+        .resource_mut::<PhysicsWorld>()
+        .apply_impulse_at(ball, impulse, point)
+        .expect("a dynamic body");
+    step_once(&mut app);
+    let m = circle_mass(r);
+    let v = get::<LinearVelocity>(&app, ball).0;
+    assert!((v.x - impulse.x / m).abs() < 1e-4 * impulse.x / m, "Δv = J/m: {}", v.x);
+    let w = get::<AngularVelocity>(&app, ball).0;
+    let expected = (point.x * impulse.y - point.y * impulse.x) / (0.5 * m * r * r);
+    assert!((w - expected).abs() < 1e-4 * expected.abs(), "Δω = r × J / I: {w} vs {expected}");
+}
+
+#[test]
+fn refused_forces_and_impulses_warn_once_and_change_nothing_r_game_5() {
+    let mut app = app();
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::default()));
+    let shelf = spawn(
+        &mut app,
+        (
+            Collider::rectangle(100.0, 40.0),
+            RigidBody::Static,
+            Transform::from_xyz(0.0, -200.0, 0.0),
+        ),
+    );
+    step_once(&mut app);
+    take_warnings(&mut app);
+    app.world_mut().entity_mut(ball).insert(ConstantForce(Vec2::new(f32::NAN, 0.0)));
+    app.world_mut().entity_mut(shelf).insert(ConstantForce(Vec2::new(10.0, 0.0)));
+    step_once(&mut app);
+    let warnings = take_warnings(&mut app);
+    assert_eq!(warnings.len(), 2, "one warning each: {warnings:?}");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.message.contains("ConstantForce") && w.message.contains("finite")),
+        "{warnings:?}"
+    );
+    assert_eq!(get::<ConstantForce>(&app, ball).0, Vec2::ZERO, "put back");
+    assert_eq!(
+        get::<ConstantForce>(&app, shelf).0,
+        Vec2::ZERO,
+        "put back: a static body takes no force"
+    );
+    assert!(get::<LinearVelocity>(&app, ball).0.is_finite());
+    for _ in 0..10 {
+        step_once(&mut app);
+        assert_eq!(take_warnings(&mut app), vec![], "no repeated warning");
+    }
+
+    let mut physics = app.world_mut().resource_mut::<PhysicsWorld>();
+    assert!(matches!(physics.apply_impulse(ball, Vec2::INFINITY), Err(BodyError::Refused(_))));
+    let nobody = Entity::from_raw_u32(4_000).expect("a valid index");
+    assert_eq!(physics.apply_impulse(nobody, Vec2::X), Err(BodyError::NotABody(nobody)));
+}
+
+#[test]
+fn a_kinematic_paddle_moves_at_its_velocity_and_pushes_a_ball_r_game_4() {
+    let mut app = app();
+    gravity_off(&mut app);
+    let speed = 200.0;
+    let paddle = spawn(
+        &mut app,
+        (
+            Collider::rectangle(40.0, 200.0),
+            RigidBody::Kinematic,
+            Transform::from_xyz(-300.0, 0.0, 0.0),
+            LinearVelocity(Vec2::new(speed, 0.0)),
+        ),
+    );
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(-200.0, 0.0, 0.0)));
+    step_once(&mut app);
+    let (start_steps, start_x) = (
+        steps(&app),
+        physics(&app).world().body(physics(&app).handle(paddle).unwrap()).unwrap().position().x,
+    );
+    frames(&mut app, 60);
+    let n = (steps(&app) - start_steps) as f32;
+    let x = physics(&app).world().body(physics(&app).handle(paddle).unwrap()).unwrap().position().x;
+    // x = x0 + v·t exactly as the paddle is not pushed back (f32 sums: 1e-3 px).
+    assert!(
+        (x - start_x - speed * DT * n).abs() < 1e-2,
+        "paddle x {x}, expected {}",
+        start_x + speed * DT * n
+    );
+    assert_eq!(
+        get::<LinearVelocity>(&app, paddle).0,
+        Vec2::new(speed, 0.0),
+        "its velocity unchanged"
+    );
+    assert!(get::<LinearVelocity>(&app, ball).0.x >= speed - 1.0, "the ball was pushed along");
+    assert!(drawn(&app, ball).x > drawn(&app, paddle).x + 20.0, "in front of the paddle");
+}
+
+#[test]
+fn a_world_without_side_walls_lets_a_thrown_body_leave_r_game_7() {
+    let mut app = app();
+    gravity_off(&mut app);
+    app.world_mut().insert_resource(PhysicsWalls {
+        left: false,
+        right: false,
+        ..PhysicsWalls::ALL
+    });
+    let ball = spawn(
+        &mut app,
+        (
+            Collider::circle(20.0),
+            Transform::from_xyz(600.0, 0.0, 0.0),
+            LinearVelocity(Vec2::new(600.0, 0.0)),
+        ),
+    );
+    frames(&mut app, 60);
+    let x = drawn(&app, ball).x;
+    // One second at 600 px/s from x = 600: about 1200, far past the right wall at 640.
+    assert!(x > 1100.0, "kept going past the open side: x = {x}");
+    assert_eq!(get::<LinearVelocity>(&app, ball).0, Vec2::new(600.0, 0.0), "unbraked");
+
+    // The floor still acts: switched back on, the right wall is there again.
+    app.world_mut().insert_resource(PhysicsWalls::ALL);
+    step_once(&mut app);
+    assert!(physics(&app).world().wall_enabled(bevy_sandbox_physics::physics::WallId::Right));
+}

@@ -1,0 +1,161 @@
+//! Spatial queries through the `SpatialQuery` system parameter, in Bevy's frame (R-GAME-6).
+//!
+//! The default world is 1280 × 720 px around the origin: walls at x = ±640, y = ±360.
+//! Expected hits are analytic: a ray along +x from the origin meets a circle of radius r
+//! centred at (c, 0) at x = c − r, with the normal −x.
+#![cfg(feature = "bevy")]
+
+mod plugin_support;
+
+use bevy::ecs::system::RunSystemOnce;
+use bevy::prelude::*;
+use bevy_sandbox_physics::physics::{CollisionLayers, PhysicsError, WallId};
+use bevy_sandbox_physics::plugin::{EntityOrWall, SpatialHit};
+use bevy_sandbox_physics::prelude::*;
+use plugin_support::*;
+
+/// Runs `f` as a system with a `SpatialQuery` and returns what it returns.
+fn ask<T: Send + 'static>(
+    app: &mut App,
+    f: impl Fn(SpatialQuery) -> T + Send + Sync + 'static,
+) -> T {
+    app.world_mut().run_system_once(f).expect("the system runs")
+}
+
+/// A still world: gravity off, a circle of radius 20 at (200, 0) and a 40 × 40 box at
+/// (0, 200).
+fn scene() -> (App, Entity, Entity) {
+    let mut app = app();
+    gravity_off(&mut app);
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(200.0, 0.0, 0.0)));
+    let crate_ =
+        spawn(&mut app, (Collider::rectangle(40.0, 40.0), Transform::from_xyz(0.0, 200.0, 0.0)));
+    step_once(&mut app);
+    (app, ball, crate_)
+}
+
+fn close(a: Vec2, b: Vec2) -> bool {
+    (a - b).length() < 1e-3
+}
+
+#[test]
+fn a_ray_hits_the_circle_at_its_analytic_point_and_normal_r_game_6() {
+    let (mut app, ball, _) = scene();
+    let hit =
+        ask(&mut app, |q| q.cast_ray(Vec2::ZERO, Vec2::X, 1000.0, &SpatialQueryFilter::default()));
+    let hit = hit.expect("valid input").expect("a hit");
+    assert_eq!(hit.target, EntityOrWall::Entity(ball));
+    assert!((hit.distance - 180.0).abs() < 1e-3, "distance {}", hit.distance);
+    assert!(close(hit.point, Vec2::new(180.0, 0.0)) && close(hit.normal, -Vec2::X), "{hit:?}");
+}
+
+#[test]
+fn a_ray_up_meets_the_box_face_with_a_bevy_frame_normal_r_game_6() {
+    let (mut app, _, crate_) = scene();
+    // Up (+y in Bevy) from the origin: the box's bottom face at y = 180, normal −y.
+    let hit = ask(&mut app, |q| {
+        q.cast_ray(Vec2::ZERO, Vec2::Y * 5.0, f32::INFINITY, &SpatialQueryFilter::default())
+    });
+    let hit = hit.expect("valid").expect("a hit");
+    assert_eq!(hit.target, EntityOrWall::Entity(crate_));
+    assert!(close(hit.point, Vec2::new(0.0, 180.0)) && close(hit.normal, -Vec2::Y), "{hit:?}");
+}
+
+#[test]
+fn every_hit_in_order_walls_included_and_exclusions_honoured_r_game_6() {
+    let (mut app, ball, _) = scene();
+    let hits: Vec<SpatialHit> = ask(&mut app, |q| {
+        q.ray_hits(Vec2::ZERO, Vec2::X, f32::INFINITY, &SpatialQueryFilter::default())
+    })
+    .expect("valid");
+    let targets: Vec<EntityOrWall> = hits.iter().map(|h| h.target).collect();
+    assert_eq!(targets, [EntityOrWall::Entity(ball), EntityOrWall::Wall(WallId::Right)]);
+    assert!((hits[1].distance - 640.0).abs() < 1e-3, "the right wall at x = 640");
+
+    let without_ball = move |q: SpatialQuery| {
+        q.cast_ray(
+            Vec2::ZERO,
+            Vec2::X,
+            f32::INFINITY,
+            &SpatialQueryFilter::default().excluding([ball]),
+        )
+    };
+    let hit = ask(&mut app, without_ball).expect("valid").expect("the wall");
+    assert_eq!(hit.target, EntityOrWall::Wall(WallId::Right));
+    let no_walls = |q: SpatialQuery| {
+        q.cast_ray(
+            Vec2::new(0.0, -100.0),
+            Vec2::X,
+            f32::INFINITY,
+            &SpatialQueryFilter::default().with_walls(false),
+        )
+    };
+    assert_eq!(ask(&mut app, no_walls), Ok(None), "nothing but walls on that line");
+}
+
+#[test]
+fn a_circle_cast_stops_where_the_summed_radius_is_reached_r_game_6() {
+    let (mut app, ball, _) = scene();
+    // A circle of radius 10 along +x meets the ball (r = 20) when the centres are 30 apart.
+    let hit = ask(&mut app, |q| {
+        q.cast_shape(
+            Collider::circle(10.0),
+            Vec2::ZERO,
+            Vec2::X,
+            1000.0,
+            &SpatialQueryFilter::default(),
+        )
+    });
+    let hit = hit.expect("valid").expect("a hit");
+    assert_eq!(hit.target, EntityOrWall::Entity(ball));
+    assert!((hit.distance - 170.0).abs() < 1e-3, "distance {}", hit.distance);
+    assert!(close(hit.point, Vec2::new(180.0, 0.0)), "contact at the ball's surface: {hit:?}");
+}
+
+#[test]
+fn point_and_box_queries_name_the_entities_and_respect_layers_r_game_6() {
+    let (mut app, ball, crate_) = scene();
+    let at =
+        |p: Vec2| move |q: SpatialQuery| q.point_intersections(p, &SpatialQueryFilter::default());
+    assert_eq!(ask(&mut app, at(Vec2::new(215.0, 0.0))), Ok(vec![ball]));
+    assert_eq!(ask(&mut app, at(Vec2::new(20.0, 220.0))), Ok(vec![crate_]), "the box's corner");
+    assert_eq!(ask(&mut app, at(Vec2::new(100.0, 100.0))), Ok(vec![]));
+
+    let all = ask(&mut app, |q| {
+        q.aabb_intersections(Rect::new(-50.0, -50.0, 250.0, 250.0), &SpatialQueryFilter::default())
+    });
+    let mut all = all.expect("valid");
+    all.sort();
+    let mut expected = vec![ball, crate_];
+    expected.sort();
+    assert_eq!(all, expected);
+    let none = |q: SpatialQuery| {
+        let filter = SpatialQueryFilter::default().with_layers(CollisionLayers::NONE);
+        q.aabb_intersections(Rect::new(-50.0, -50.0, 250.0, 250.0), &filter)
+    };
+    assert_eq!(ask(&mut app, none), Ok(vec![]), "a filter on no layer finds nothing");
+}
+
+#[test]
+fn hostile_query_input_is_an_error_naming_the_field_r_game_6() {
+    let (mut app, _, _) = scene();
+    let zero =
+        ask(&mut app, |q| q.cast_ray(Vec2::ZERO, Vec2::ZERO, 10.0, &SpatialQueryFilter::default()));
+    let nan =
+        ask(&mut app, |q| q.ray_hits(Vec2::NAN, Vec2::X, 10.0, &SpatialQueryFilter::default()));
+    let negative =
+        ask(&mut app, |q| q.cast_ray(Vec2::ZERO, Vec2::X, -1.0, &SpatialQueryFilter::default()));
+    let point =
+        ask(&mut app, |q| q.point_intersections(Vec2::INFINITY, &SpatialQueryFilter::default()));
+    for (error, field) in [
+        (zero.map(|_| ()), "direction"),
+        (nan.map(|_| ()), "origin"),
+        (negative.map(|_| ()), "max_distance"),
+        (point.map(|_| ()), "point"),
+    ] {
+        match error {
+            Err(PhysicsError::Invalid(e)) => assert!(e.to_string().contains(field), "{e}"),
+            other => panic!("{field}: expected an error, got {other:?}"),
+        }
+    }
+}
