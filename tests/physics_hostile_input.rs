@@ -428,6 +428,9 @@ fn removing_a_handle_twice_or_using_a_stale_handle_is_refused() {
     assert!(stale(world.move_held_directly(old, Vec2::ONE)));
     assert!(stale(world.release(old, Vec2::ONE)));
     assert!(stale(world.wake(old)));
+    assert!(stale(world.set_layers(old, bevy_sandbox_physics::physics::CollisionLayers::NONE)));
+    assert!(stale(world.set_sensor(old, true)));
+    assert!(stale(world.set_collision_events(old, true)));
     let message = world.remove_body(old).map(|_| ()).expect_err("stale").to_string();
     assert!(message.contains("removed or stale"), "{message}");
     assert_eq!(world.state_hash(), hash, "stale calls changed the world");

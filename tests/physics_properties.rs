@@ -17,8 +17,8 @@ mod invariants;
 use std::collections::BTreeSet;
 
 use bevy_sandbox_physics::physics::{
-    BodyDesc, BodyHandle, BodyKind, Material, ParameterValue, PhysicsConfig, PhysicsError, Shape,
-    World, tunnelling_speed_limit,
+    BodyDesc, BodyHandle, BodyKind, BodyOrWall, CollisionEvent, CollisionLayers, Material,
+    ParameterValue, PhysicsConfig, PhysicsError, Shape, World, tunnelling_speed_limit,
 };
 use glam::Vec2;
 use invariants::*;
@@ -68,6 +68,8 @@ impl BodySpec {
             angle: self.angle,
             angular_velocity: self.spin * max_speed / 12.0,
             layers: Default::default(),
+            sensor: false,
+            collision_events: false,
             gravity_scale: 1.0,
         }
     }
@@ -172,6 +174,10 @@ enum Op {
     ToggleGravity,
     Configure(PhysicsConfig),
     Resize(Vec2),
+    /// Layers from two of four bits each (R-GAME-3).
+    SetLayers(usize, u32, u32),
+    SetSensor(usize, bool),
+    SetCollisionEvents(usize, bool),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -191,6 +197,9 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::ToggleGravity),
         1 => valid_config().prop_map(Op::Configure),
         1 => (24.0f32..2400.0, 24.0f32..2400.0).prop_map(|(x, y)| Op::Resize(Vec2::new(x, y))),
+        1 => (any::<usize>(), 0u32..16, 0u32..16).prop_map(|(i, m, f)| Op::SetLayers(i, m, f)),
+        1 => (any::<usize>(), any::<bool>()).prop_map(|(i, on)| Op::SetSensor(i, on)),
+        2 => (any::<usize>(), any::<bool>()).prop_map(|(i, on)| Op::SetCollisionEvents(i, on)),
     ]
 }
 
@@ -212,6 +221,8 @@ struct Session {
     removed: Vec<BodyHandle>,
     held: BTreeSet<BodyHandle>,
     steps: usize,
+    /// The reported pairs started and not yet ended (R-GAME-1).
+    touching: BTreeSet<(BodyHandle, BodyOrWall)>,
 }
 
 impl Session {
@@ -223,6 +234,7 @@ impl Session {
             removed: Vec::new(),
             held: BTreeSet::new(),
             steps: 0,
+            touching: BTreeSet::new(),
         };
         for spec in bodies {
             session.spawn_at(spec, spec.at)?;
@@ -350,6 +362,20 @@ impl Session {
                     .set_bounds(Vec2::ZERO, *size)
                     .map_err(|e| fail(format!("resize: {e}")))?;
             }
+            Op::SetLayers(i, memberships, filters) => {
+                let Some(h) = self.pick(*i) else { return Ok(()) };
+                let layers = CollisionLayers::new(*memberships, *filters);
+                self.world.set_layers(h, layers).map_err(|e| fail(format!("layers {h}: {e}")))?;
+            }
+            Op::SetSensor(i, on) => {
+                let Some(h) = self.pick(*i) else { return Ok(()) };
+                self.world.set_sensor(h, *on).map_err(|e| fail(format!("sensor {h}: {e}")))?;
+            }
+            Op::SetCollisionEvents(i, on) => {
+                let Some(h) = self.pick(*i) else { return Ok(()) };
+                let result = self.world.set_collision_events(h, *on);
+                result.map_err(|e| fail(format!("events {h}: {e}")))?;
+            }
         }
         Ok(())
     }
@@ -359,7 +385,31 @@ impl Session {
         self.world.step(dt).map_err(|e| fail(format!("step {}: {e}", self.steps)))?;
         self.steps += 1;
         check_all(&self.world, &self.live, &self.removed)
-            .map_err(|e| fail(format!("after step {}: {e}", self.steps)))
+            .map_err(|e| fail(format!("after step {}: {e}", self.steps)))?;
+        self.check_events()
+    }
+
+    /// R-GAME-1: each pair's events alternate, started first; after a step no started pair
+    /// names a removed body (its pairs end in the step after the removal).
+    fn check_events(&mut self) -> Result<(), TestCaseError> {
+        for event in self.world.collision_events() {
+            let pair = event.pair();
+            let fresh = match event {
+                CollisionEvent::Started { .. } => self.touching.insert(pair),
+                CollisionEvent::Ended { .. } => self.touching.remove(&pair),
+            };
+            if !fresh {
+                return Err(fail(format!("step {}: {event:?} out of turn", self.steps)));
+            }
+        }
+        let live = |pair: &(BodyHandle, BodyOrWall)| {
+            self.live.contains(&pair.0)
+                && !matches!(pair.1, BodyOrWall::Body(b) if !self.live.contains(&b))
+        };
+        match self.touching.iter().find(|pair| !live(pair)) {
+            Some(pair) => Err(fail(format!("step {}: {pair:?} never ended", self.steps))),
+            None => Ok(()),
+        }
     }
 }
 

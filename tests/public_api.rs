@@ -69,6 +69,7 @@ fn the_core_exports_exactly_its_listed_api() {
         "tunnelling_speed_limit",
         "FixedTimestep",
         "VelocityTracker",
+        "CollisionEvent",
         "ContactInfo",
         "Island",
         "PhaseTimings",

@@ -121,6 +121,8 @@ impl Fuzz {
             angle: body.angle.in_range(-10.0, 10.0),
             angular_velocity: body.spin.in_range(-500.0, 500.0),
             layers: Default::default(),
+            sensor: false,
+            collision_events: false,
             gravity_scale: 1.0,
         }
     }

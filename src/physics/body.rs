@@ -293,8 +293,15 @@ pub struct BodyDesc {
     pub angle: f32,
     /// Angular velocity, rad/s (circles only).
     pub angular_velocity: f32,
-    /// Collision layers (default: every layer).
+    /// Collision layers (default: every layer). The walls ignore them.
     pub layers: CollisionLayers,
+    /// A sensor detects overlaps (reported as [`CollisionEvent`](super::CollisionEvent)s)
+    /// but pushes nothing and is pushed by no body; a dynamic sensor still rests on the
+    /// walls (R-GAME-2). Default: off.
+    pub sensor: bool,
+    /// Report this body's contacts as [`CollisionEvent`](super::CollisionEvent)s
+    /// (R-GAME-1). Default: off.
+    pub collision_events: bool,
     /// How strongly gravity pulls the body (R-GAME-5): 1 normal (the default), 0 floats,
     /// 2 twice as hard, negative up; within −100 ..= 100. Only dynamic bodies feel gravity:
     /// for static and kinematic ones it is checked and otherwise ignored.
@@ -323,6 +330,8 @@ impl BodyDesc {
             angle: 0.0,
             angular_velocity: 0.0,
             layers: CollisionLayers::ALL,
+            sensor: false,
+            collision_events: false,
             gravity_scale: 1.0,
         }
     }
@@ -348,6 +357,18 @@ impl BodyDesc {
     /// With these collision layers.
     pub fn with_layers(mut self, layers: CollisionLayers) -> Self {
         self.layers = layers;
+        self
+    }
+
+    /// Made a sensor: it reports its overlaps and touches nothing (R-GAME-2).
+    pub fn sensor(mut self) -> Self {
+        self.sensor = true;
+        self
+    }
+
+    /// With its contacts reported as collision events (R-GAME-1).
+    pub fn with_collision_events(mut self) -> Self {
+        self.collision_events = true;
         self
     }
 
@@ -416,6 +437,20 @@ pub(crate) fn check_gravity_scale(scale: f32, problems: &mut Vec<FieldError>) {
 /// pass over the bodies reads. No island gets this id (`World::update_sleep` skips it).
 pub(crate) const NO_ISLAND: u32 = u32::MAX;
 
+/// [`Body::flags`]: the body is a sensor (R-GAME-2).
+pub(crate) const SENSOR: u8 = 1;
+/// [`Body::flags`]: the body's contacts are reported as events (R-GAME-1).
+pub(crate) const REPORTS: u8 = 2;
+/// [`Body::flags`]: the body has forces beyond plain gravity (R-GAME-5), see `forced`.
+pub(crate) const FORCED: u8 = 4;
+/// The flags that concern contacts: [`SENSOR`] and [`REPORTS`].
+pub(crate) const CONTACT_FLAGS: u8 = SENSOR | REPORTS;
+
+/// The contact flags of a sensor (`sensor`) and of a body that reports its contacts.
+pub(crate) fn contact_flags(sensor: bool, collision_events: bool) -> u8 {
+    (if sensor { SENSOR } else { 0 }) | (if collision_events { REPORTS } else { 0 })
+}
+
 /// A body in the world. Read it through [`World::body`](super::World::body).
 #[derive(Clone, Debug)]
 pub struct Body {
@@ -444,10 +479,10 @@ pub struct Body {
     pub(crate) held: bool,
     pub(crate) drag_target: Vec2,
     pub(crate) layers: CollisionLayers,
-    /// Has forces beyond plain gravity: a force, a torque or a gravity scale other than 1,
-    /// kept in the world's sparse map (R-GAME-5). The step's common gravity kick skips it;
-    /// the force pass integrates it. A byte in the struct's padding: `Body` keeps its size.
-    pub(crate) forced: bool,
+    /// [`SENSOR`], [`REPORTS`] and [`FORCED`]: one byte, which fits in the padding after
+    /// the three one-byte fields (`kind`, `sleeping`, `held`); three `bool`s would grow
+    /// every body by 4 bytes.
+    pub(crate) flags: u8,
 }
 
 impl Body {
@@ -503,7 +538,7 @@ impl Body {
             held: false,
             drag_target: desc.position,
             layers: desc.layers,
-            forced: false,
+            flags: contact_flags(desc.sensor, desc.collision_events),
         }
     }
 
@@ -520,6 +555,8 @@ impl Body {
             angle: self.angle,
             angular_velocity: self.angular_velocity,
             layers: self.layers,
+            sensor: self.is_sensor(),
+            collision_events: self.reports_collisions(),
             gravity_scale: 1.0,
         }
     }
@@ -535,6 +572,29 @@ impl Body {
     /// The collision layers.
     pub fn layers(&self) -> CollisionLayers {
         self.layers
+    }
+    /// [`SENSOR`] and [`REPORTS`] of the flags.
+    pub(crate) fn contact_flags(&self) -> u8 {
+        self.flags & CONTACT_FLAGS
+    }
+    /// Has forces beyond plain gravity: a force, a torque or a gravity scale other than 1,
+    /// kept in the world's sparse map (R-GAME-5). The step's common gravity kick skips it;
+    /// the force pass integrates it.
+    pub(crate) fn forced(&self) -> bool {
+        self.flags & FORCED != 0
+    }
+    /// Sets [`forced`](Self::forced).
+    pub(crate) fn set_forced(&mut self, forced: bool) {
+        self.flags = if forced { self.flags | FORCED } else { self.flags & !FORCED };
+    }
+    /// Whether it is a sensor (R-GAME-2).
+    pub fn is_sensor(&self) -> bool {
+        self.flags & SENSOR != 0
+    }
+    /// Whether its contacts are reported as collision events because it asked for them
+    /// (a sensor's overlaps are reported either way, R-GAME-1).
+    pub fn reports_collisions(&self) -> bool {
+        self.flags & REPORTS != 0
     }
     /// The material.
     pub fn material(&self) -> Material {

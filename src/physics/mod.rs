@@ -70,6 +70,6 @@ pub use config::{
 pub use timestep::FixedTimestep;
 pub use velocity_tracker::VelocityTracker;
 pub use world::{
-    ContactInfo, Island, PhaseTimings, PhysicsError, QueryFilter, RayHit, ShapeHit, StepStats,
-    World,
+    CollisionEvent, ContactInfo, Island, PhaseTimings, PhysicsError, QueryFilter, RayHit, ShapeHit,
+    StepStats, World,
 };

@@ -192,6 +192,8 @@ pub(crate) fn register_bodies(
                         angle,
                         angular_velocity: mapping.angle_to_core(spin.0),
                         layers: Default::default(),
+                        sensor: false,
+                        collision_events: false,
                         gravity_scale: 1.0,
                     });
                 match spawn {

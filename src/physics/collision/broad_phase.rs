@@ -19,6 +19,13 @@
 //! Pairs in which neither body is an awake dynamic body are skipped: two sleepers, a sleeper
 //! and a static body, or two static bodies cannot start to move each other.
 //!
+//! Pairs whose collision layers do not interact are skipped here too (R-GAME-3), so they
+//! cost no narrow-phase test, no contact and no island link: `A.memberships & B.filters`
+//! and `B.memberships & A.filters` must both be non-zero. The layers are one more term of
+//! the pair test, read from the band entries. While every body has the default layers (the
+//! world passes none) the entries carry no layers at all ([`LayerFilter`] for `()`), so a
+//! world that never sets layers sweeps exactly as before, in time and in result.
+//!
 //! The inner loop of the sweep runs about five times per body on a deep pile, and most of its
 //! tests fail, so it is written to run without branches or float-to-integer conversions:
 //!
@@ -38,6 +45,8 @@
 //! (R-COL-2).
 
 use glam::Vec2;
+
+use crate::physics::body::CollisionLayers;
 
 /// What a proxy may do in a pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,9 +97,10 @@ const STARTS_HERE: u32 = 2;
 /// set in the OR of the two flag words.
 const REPORTED: u32 = AWAKE | STARTS_HERE;
 
-/// One box in one band: what the sweep reads of it, 24 bytes.
+/// One box in one band: what the sweep reads of it, 24 bytes, and its layers `L` (none,
+/// or 8 bytes of [`CollisionLayers`]).
 #[derive(Clone, Copy, Debug, Default)]
-struct BandEntry {
+struct BandEntry<L = ()> {
     min_x: f32,
     max_x: f32,
     min_y: f32,
@@ -99,6 +109,31 @@ struct BandEntry {
     index: u32,
     /// [`AWAKE`] and [`STARTS_HERE`].
     flags: u32,
+    /// The body's collision layers, when the world has bodies off the default layers.
+    layers: L,
+}
+
+/// The layer term of the pair test (R-GAME-3): `()` when every body is on the default
+/// layers (always true, and no bytes), [`CollisionLayers`] otherwise.
+trait LayerFilter: Copy + Default {
+    /// Whether boxes with layers `self` and `other` may pair.
+    fn interacts_with(self, other: Self) -> bool;
+}
+
+impl LayerFilter for () {
+    #[inline(always)]
+    fn interacts_with(self, _: ()) -> bool {
+        true
+    }
+}
+
+impl LayerFilter for CollisionLayers {
+    /// `A.memberships & B.filters ≠ 0` and `B.memberships & A.filters ≠ 0`, as two
+    /// compares without branches.
+    #[inline(always)]
+    fn interacts_with(self, other: Self) -> bool {
+        (self.memberships & other.filters != 0) & (other.memberships & self.filters != 0)
+    }
 }
 
 /// How heights map to bands: band k starts at `origin + k / scale`, and the last one takes
@@ -140,6 +175,8 @@ pub struct BroadPhase {
     /// The bands' entries, each band in left-edge order; band k is
     /// `band_items[band_start[k]..band_start[k + 1]]`.
     band_items: Vec<BandEntry>,
+    /// The same with each body's layers, used instead while some body has other layers.
+    layered_band_items: Vec<BandEntry<CollisionLayers>>,
     band_start: Vec<usize>,
     band_cursor: Vec<usize>,
     /// Per band, how many more boxes it holds than the band before (wrapping), while
@@ -158,55 +195,42 @@ pub struct BroadPhase {
 
 impl BroadPhase {
     /// Finds every overlapping pair among `proxies` (any order) and appends it to `pairs` as
-    /// `(lower slot, higher slot)`, in sweep order.
-    pub fn find_pairs(&mut self, proxies: &[Proxy], pairs: &mut Vec<(u32, u32)>) {
+    /// `(lower slot, higher slot)`, in sweep order. With `layers` (by slot), pairs whose
+    /// layers do not interact are left out (R-GAME-3); `None` means every body is on the
+    /// default layers.
+    pub fn find_pairs(
+        &mut self,
+        proxies: &[Proxy],
+        layers: Option<&[CollisionLayers]>,
+        pairs: &mut Vec<(u32, u32)>,
+    ) {
         self.sort(proxies);
         if self.sorted.is_empty() {
             pairs.clear();
             return;
         }
-        self.deal_into_bands();
-        // `pairs` is the write buffer: each candidate is written at `found`, which advances
-        // only past hits. Worked on as a local, so that its length and pointer stay in
-        // registers: behind the `&mut`, every write to the buffer could change them. A box
-        // has at most as many candidates as successors in its band, so before each box the
-        // buffer is made at least `found + successors` long. It keeps last step's length (cut
-        // to last step's pairs) and grows an eighth at a time, so few steps fill any of it
-        // with zeros, and the growth rarely reallocates.
-        let mut out = std::mem::take(pairs);
-        let mut found = 0;
-        for band in 0..self.band_count {
-            let mut items = &self.band_items[self.band_start[band]..self.band_start[band + 1]];
-            // Each box split off the front with its successors, the rest of the band: no
-            // index to check against the band's length per box, as `items[i + 1..]` would.
-            while let Some((&a, successors)) = items.split_first() {
-                items = successors;
-                let needed = found + successors.len();
-                if out.len() < needed {
-                    out.resize(needed + needed / 8 + 64, (0, 0));
-                }
-                // Sorted by left edge: nothing right of the first box starting beyond
-                // `a`'s right edge can reach back to `a`.
-                for b in successors {
-                    if b.min_x > a.max_x {
-                        break;
-                    }
-                    let hit = (a.min_y <= b.max_y)
-                        & (b.min_y <= a.max_y)
-                        & ((a.flags | b.flags) & REPORTED == REPORTED);
-                    // `found` < `needed` ≤ the length: it grows by at most one per successor.
-                    out[found] = (a.index.min(b.index), a.index.max(b.index));
-                    found += usize::from(hit);
-                }
+        self.plan_bands();
+        let bands = Bands {
+            sorted: &self.sorted,
+            spans: &self.band_spans,
+            start: &self.band_start[..self.band_count + 1],
+        };
+        match layers {
+            None => {
+                bands.deal(&mut self.band_cursor, &mut self.band_items, |_| ());
+                bands.sweep(&self.band_items, pairs);
+            }
+            Some(layers) => {
+                let items = &mut self.layered_band_items;
+                bands.deal(&mut self.band_cursor, items, |slot| layers[slot as usize]);
+                bands.sweep(items, pairs);
             }
         }
-        // A pair is counted only after its write: the first `found` entries are the pairs.
-        out.truncate(found);
-        *pairs = out;
     }
 
-    /// Deals the sorted proxies into bands (a counting sort, so each band stays in order).
-    fn deal_into_bands(&mut self) {
+    /// How the sorted proxies fall into bands: the grid, each proxy's first and last band,
+    /// and where each band starts (a counting sort, so each band stays in order).
+    fn plan_bands(&mut self) {
         let (mut low, mut high, mut heights) = (f32::INFINITY, f32::NEG_INFINITY, 0.0);
         // Compares instead of f32::min/max, which also handle NaN: the boxes are finite.
         for p in &self.sorted {
@@ -253,31 +277,6 @@ impl BroadPhase {
             start += boxes;
             self.band_start.push(start);
         }
-        self.band_cursor.clear();
-        self.band_cursor.extend_from_slice(&self.band_start[..self.band_count]);
-        let total = self.band_start[self.band_count];
-        self.band_items.resize(total, BandEntry::default());
-        let items = &mut self.band_items[..];
-        let cursors = &mut self.band_cursor[..];
-        for (p, &(first, last)) in self.sorted.iter().zip(&self.band_spans) {
-            let awake = if p.state == ProxyState::Awake { AWAKE } else { 0 };
-            let mut entry = BandEntry {
-                min_x: p.min.x,
-                max_x: p.max.x,
-                min_y: p.min.y,
-                max_y: p.max.y,
-                index: p.index,
-                flags: awake | STARTS_HERE,
-            };
-            for cursor in &mut cursors[first as usize..last as usize + 1] {
-                items[*cursor] = entry;
-                *cursor += 1;
-                entry.flags = awake;
-            }
-        }
-        // Each band's cursor started at its first entry and moved one entry per write; if
-        // it ended at the next band's start, every entry of the band was written this step.
-        assert_eq!(self.band_cursor[..], self.band_start[1..], "band counts");
     }
 
     /// Brings `sorted` up to date in O(n) plus the insertion sort: last step's order for the
@@ -359,6 +358,100 @@ impl BroadPhase {
     }
 }
 
+/// The bands of one step, planned by `BroadPhase::plan_bands`: what dealing the boxes into
+/// them and sweeping them read.
+struct Bands<'a> {
+    /// The proxies in left-edge order.
+    sorted: &'a [Proxy],
+    /// First and last band of each proxy of `sorted`.
+    spans: &'a [(u32, u32)],
+    /// Band k is `items[start[k]..start[k + 1]]`.
+    start: &'a [usize],
+}
+
+impl Bands<'_> {
+    /// Deals the sorted proxies into `items`, band after band, each band in left-edge order;
+    /// `layers_of(slot)` gives each entry its layers.
+    fn deal<L: LayerFilter>(
+        &self,
+        cursors: &mut Vec<usize>,
+        items: &mut Vec<BandEntry<L>>,
+        layers_of: impl Fn(u32) -> L,
+    ) {
+        let band_count = self.start.len() - 1;
+        cursors.clear();
+        cursors.extend_from_slice(&self.start[..band_count]);
+        // Each entry is written once: `resize` only fills entries the array did not have
+        // last step, and the loop overwrites every entry. As locals, the slices' pointers
+        // and lengths stay in registers (through `self`, they would be reloaded per write).
+        items.resize(self.start[band_count], BandEntry::default());
+        let items = &mut items[..];
+        let cursors_slice = &mut cursors[..];
+        for (p, &(first, last)) in self.sorted.iter().zip(self.spans) {
+            let awake = if p.state == ProxyState::Awake { AWAKE } else { 0 };
+            let mut entry = BandEntry {
+                min_x: p.min.x,
+                max_x: p.max.x,
+                min_y: p.min.y,
+                max_y: p.max.y,
+                index: p.index,
+                flags: awake | STARTS_HERE,
+                layers: layers_of(p.index),
+            };
+            for cursor in &mut cursors_slice[first as usize..last as usize + 1] {
+                items[*cursor] = entry;
+                *cursor += 1;
+                entry.flags = awake;
+            }
+        }
+        // Each band's cursor started at its first entry and moved one entry per write; if
+        // it ended at the next band's start, every entry of the band was written this step.
+        assert_eq!(cursors[..], self.start[1..], "band counts");
+    }
+
+    /// Sweeps each band of `items` and writes the pairs found to `pairs`, in sweep order.
+    fn sweep<L: LayerFilter>(&self, items: &[BandEntry<L>], pairs: &mut Vec<(u32, u32)>) {
+        // `pairs` is the write buffer: each candidate is written at `found`, which advances
+        // only past hits. Worked on as a local, so that its length and pointer stay in
+        // registers: behind the `&mut`, every write to the buffer could change them. A box
+        // has at most as many candidates as successors in its band, so before each box the
+        // buffer is made at least `found + successors` long. It keeps last step's length (cut
+        // to last step's pairs) and grows an eighth at a time, so few steps fill any of it
+        // with zeros, and the growth rarely reallocates.
+        let mut out = std::mem::take(pairs);
+        let mut found = 0;
+        for band in self.start.windows(2) {
+            let mut items = &items[band[0]..band[1]];
+            // Each box split off the front with its successors, the rest of the band: no
+            // index to check against the band's length per box, as `items[i + 1..]` would.
+            while let Some((&a, successors)) = items.split_first() {
+                items = successors;
+                let needed = found + successors.len();
+                if out.len() < needed {
+                    out.resize(needed + needed / 8 + 64, (0, 0));
+                }
+                // Sorted by left edge: nothing right of the first box starting beyond
+                // `a`'s right edge can reach back to `a`.
+                for b in successors {
+                    if b.min_x > a.max_x {
+                        break;
+                    }
+                    let hit = (a.min_y <= b.max_y)
+                        & (b.min_y <= a.max_y)
+                        & ((a.flags | b.flags) & REPORTED == REPORTED)
+                        & a.layers.interacts_with(b.layers);
+                    // `found` < `needed` ≤ the length: it grows by at most one per successor.
+                    out[found] = (a.index.min(b.index), a.index.max(b.index));
+                    found += usize::from(hit);
+                }
+            }
+        }
+        // A pair is counted only after its write: the first `found` entries are the pairs.
+        out.truncate(found);
+        *pairs = out;
+    }
+}
+
 /// Insertion sort by left edge (ties by slot): about O(n) on a nearly sorted list.
 fn insertion_sort(items: &mut [Proxy]) {
     for i in 1..items.len() {
@@ -409,11 +502,21 @@ impl BroadPhase {
 /// The reference: every pair tested, O(n²). The sweep must find exactly these pairs.
 #[cfg(test)]
 pub fn brute_force_pairs(proxies: &[Proxy]) -> Vec<(u32, u32)> {
+    brute_force_layered_pairs(proxies, |_| CollisionLayers::ALL)
+}
+
+/// The reference with layers: every pair tested, O(n²), `layers(slot)` each body's layers.
+#[cfg(test)]
+pub fn brute_force_layered_pairs(
+    proxies: &[Proxy],
+    layers: impl Fn(u32) -> CollisionLayers,
+) -> Vec<(u32, u32)> {
     let mut pairs = Vec::new();
     for (i, a) in proxies.iter().enumerate() {
         for b in &proxies[i + 1..] {
             let overlap_x = a.min.x <= b.max.x && b.min.x <= a.max.x;
-            if overlap_x && a.overlaps_y(b) && a.wants(b) {
+            let layered = CollisionLayers::interacts_with(layers(a.index), layers(b.index));
+            if overlap_x && a.overlaps_y(b) && a.wants(b) && layered {
                 pairs.push((a.index.min(b.index), a.index.max(b.index)));
             }
         }
@@ -478,7 +581,7 @@ mod tests {
             // Several steps of small moves exercise the incremental insertion sort.
             for _ in 0..5 {
                 jiggle(&mut rng, &mut proxies);
-                broad.find_pairs(&proxies, &mut pairs);
+                broad.find_pairs(&proxies, None, &mut pairs);
                 let expected = assert_same_pairs(&pairs, &proxies, &format!("scene {scene}"));
                 assert!(expected > 0 || proxies.len() < 30);
             }
@@ -505,7 +608,7 @@ mod tests {
             };
             let same_slots = broad.holds_the_same_slots(&input);
             assert_eq!(same_slots, !matches!(step, 0 | 5 | 6), "step {step}");
-            broad.find_pairs(&input, &mut pairs);
+            broad.find_pairs(&input, None, &mut pairs);
             assert_same_pairs(&pairs, &input, &format!("step {step}"));
             assert_eq!(broad.sorted.len(), input.len(), "step {step}");
             assert!(broad.sorted.windows(2).all(|w| !less(&w[1], &w[0])), "step {step}");
@@ -526,10 +629,44 @@ mod tests {
             for p in proxies.iter_mut().step_by(5) {
                 p.max.y = p.min.y + 2.0;
             }
-            broad.find_pairs(&proxies, &mut pairs);
+            broad.find_pairs(&proxies, None, &mut pairs);
             assert!(broad.band_count > 2, "scene {scene}: bands are exercised");
             assert_eq!(pairs, broad.sweep_plainly(), "scene {scene}");
         }
+    }
+
+    #[test]
+    fn pairs_whose_layers_do_not_interact_are_never_found_r_game_3() {
+        let mut rng = Rng(0x1405_7b7e_f767_814f);
+        let mut broad = BroadPhase::default();
+        let mut pairs = Vec::new();
+        let (mut found, mut filtered) = (0, 0);
+        for scene in 0..20 {
+            let mut proxies = random_proxies(&mut rng, 60 + scene * 15);
+            // Slot indices run to 999: layers by slot, from four layers, some bodies on two.
+            let layers: Vec<CollisionLayers> = (0..1000)
+                .map(|_| {
+                    let on = 1 << (rng.next() * 4.0) as u32 | 1 << (rng.next() * 4.0) as u32;
+                    let meets = (rng.next() * 16.0) as u32;
+                    CollisionLayers::new(on, meets)
+                })
+                .collect();
+            for _ in 0..3 {
+                jiggle(&mut rng, &mut proxies);
+                broad.find_pairs(&proxies, Some(&layers), &mut pairs);
+                let mut expected = brute_force_layered_pairs(&proxies, |i| layers[i as usize]);
+                let (mut actual, all) = (pairs.clone(), brute_force_pairs(&proxies));
+                actual.sort_unstable();
+                expected.sort_unstable();
+                assert_eq!(actual, expected, "scene {scene}");
+                (found, filtered) = (found + expected.len(), filtered + all.len() - expected.len());
+            }
+            // The same boxes without layers: every overlapping pair again.
+            broad.find_pairs(&proxies, None, &mut pairs);
+            assert_same_pairs(&pairs, &proxies, &format!("scene {scene} unlayered"));
+        }
+        // Not vacuous: the layers both kept and removed many pairs.
+        assert!(found > 500 && filtered > 500, "{found} found, {filtered} filtered");
     }
 
     #[test]
@@ -550,7 +687,7 @@ mod tests {
         };
         let mut broad = BroadPhase::default();
         let mut pairs = Vec::new();
-        broad.find_pairs(&[a, b, c], &mut pairs);
+        broad.find_pairs(&[a, b, c], None, &mut pairs);
         pairs.sort_unstable();
         assert_eq!(pairs, vec![(0, 2), (1, 2)]);
     }

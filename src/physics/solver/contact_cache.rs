@@ -47,6 +47,11 @@ struct Entry {
     impulse: CachedImpulse,
     /// Taken out by [`Removals::remove`] this step.
     taken: bool,
+    /// The pair was reported touching (collision events, R-GAME-1). The world keeps this
+    /// bit here because the cache already follows every touching pair from step to step,
+    /// sleeping ones included, and looks each contact up once per step; in the byte after
+    /// `taken`, it costs no room.
+    reported: bool,
 }
 
 /// The handle index of the body whose group holds `key`: A's, or B's when A is a wall.
@@ -80,14 +85,31 @@ pub struct Removals<'a> {
 
 impl Removals<'_> {
     /// Takes the entry of `key`, held in `group`, out, if there is one.
+    #[inline]
     pub fn remove(&mut self, group: usize, key: &PairKey) -> Option<CachedImpulse> {
+        self.take(group, key).map(|e| e.impulse)
+    }
+
+    /// Takes the entry of `key`, held in `group`, out, if there is one: its impulses and
+    /// whether the pair was reported touching.
+    #[inline]
+    pub fn remove_reported(
+        &mut self,
+        group: usize,
+        key: &PairKey,
+    ) -> Option<(CachedImpulse, bool)> {
+        self.take(group, key).map(|e| (e.impulse, e.reported))
+    }
+
+    #[inline]
+    fn take(&mut self, group: usize, key: &PairKey) -> Option<&Entry> {
         if group + 1 >= self.group_start.len() {
             return None;
         }
         let range = self.group_start[group] as usize..self.group_start[group + 1] as usize;
         let entry = self.entries[range].iter_mut().find(|e| e.key == *key && !e.taken)?;
         entry.taken = true;
-        Some(entry.impulse)
+        Some(entry)
     }
 }
 
@@ -105,6 +127,20 @@ impl ContactCache {
         Removals { group_start: &self.group_start, entries: &mut self.entries }
     }
 
+    /// Forgets every impulse but keeps the entries (their keys and `reported` bits): each
+    /// normal becomes NaN, which fails every warm-start test, so the next step solves from
+    /// zero impulses exactly as if the cache were empty.
+    pub fn forget_impulses(&mut self) {
+        for e in &mut self.entries {
+            e.impulse = CachedImpulse { normal: Vec2::NAN, ..CachedImpulse::default() };
+        }
+    }
+
+    /// The keys of the entries held (not taken out) whose pair was reported touching.
+    pub fn reported_keys(&self) -> impl Iterator<Item = PairKey> + '_ {
+        self.entries.iter().filter(|e| !e.taken && e.reported).map(|e| e.key)
+    }
+
     /// Drops every entry.
     pub fn clear(&mut self) {
         self.entries.clear();
@@ -120,19 +156,20 @@ impl ContactCache {
     /// The entries in new groups, `group_of` each key, for example after the bodies whose
     /// groups they were moved.
     pub fn regroup(&mut self, groups: usize, group_of: impl Fn(PairKey) -> usize) {
-        self.rebuild(groups, group_of, |_| true, std::iter::empty());
+        self.rebuild(groups, group_of, |_, _| true, std::iter::empty());
     }
 
-    /// The cache of the next step: the entries not taken out for which `keep` holds, then
-    /// `fresh`, whose keys must not be among those kept (they were taken out this step).
+    /// The cache of the next step: the entries not taken out for which `keep` holds (it may
+    /// clear their `reported` bit), then `fresh` (key, impulses, reported), whose keys must
+    /// not be among those kept (they were taken out this step).
     /// Each key goes into group `group_of(key)`, which must lie below `groups` (the world's
     /// slot count, which never shrinks); the lookups of the next step must name it.
     pub fn rebuild(
         &mut self,
         groups: usize,
         group_of: impl Fn(PairKey) -> usize,
-        keep: impl Fn(PairKey) -> bool,
-        fresh: impl Iterator<Item = (PairKey, CachedImpulse)> + Clone,
+        mut keep: impl FnMut(PairKey, &mut bool) -> bool,
+        fresh: impl Iterator<Item = (PairKey, CachedImpulse, bool)> + Clone,
     ) {
         // Counting sort: group g's count goes to `group_start[g + 2]`, so that after the
         // prefix sum `group_start[g + 1]` is where g begins and can serve as its cursor;
@@ -142,13 +179,13 @@ impl ContactCache {
         let mut total = 0;
         for e in &mut self.entries {
             // An entry that is not kept is dropped like one taken out.
-            e.taken = e.taken || !keep(e.key);
+            e.taken = e.taken || !keep(e.key, &mut e.reported);
             if !e.taken {
                 self.group_start[group_of(e.key) + 2] += 1;
                 total += 1;
             }
         }
-        for (key, _) in fresh.clone() {
+        for (key, _, _) in fresh.clone() {
             self.group_start[group_of(key) + 2] += 1;
             total += 1;
         }
@@ -162,11 +199,16 @@ impl ContactCache {
         self.next_start.extend_from_slice(&self.group_start[2..]);
         self.spare.resize(total, Entry::default());
         let room = &mut self.spare[..];
-        let kept = self.entries.iter().filter(|e| !e.taken).copied();
-        for e in kept.chain(fresh.map(|(key, impulse)| Entry { key, impulse, taken: false })) {
+        let mut place = |e: Entry| {
             let cursor = &mut self.group_start[group_of(e.key) + 1];
             room[*cursor as usize] = e;
             *cursor += 1;
+        };
+        for &e in self.entries.iter().filter(|e| !e.taken) {
+            place(e);
+        }
+        for (key, impulse, reported) in fresh {
+            place(Entry { key, impulse, taken: false, reported });
         }
         // Group g's cursor started at its first entry and moved one entry per write; if
         // every cursor ended at the next group's start, each group got exactly its count
@@ -230,15 +272,17 @@ mod tests {
             // Keep the entries of pairs with an even generation sum ("both passive").
             let keep = |key: PairKey| ((key.0 >> 32) + (key.1 >> 32)).is_multiple_of(2);
             reference.retain(|&key, _| keep(key));
-            let fresh: Vec<(PairKey, CachedImpulse)> = keys
+            let fresh: Vec<(PairKey, CachedImpulse, bool)> = keys
                 .iter()
                 .map(|&key| {
                     let value = rng.below(1000) as f32;
-                    (key, CachedImpulse { normal_impulse: value, ..CachedImpulse::default() })
+                    let impulse =
+                        CachedImpulse { normal_impulse: value, ..CachedImpulse::default() };
+                    (key, impulse, false)
                 })
                 .collect();
-            reference.extend(fresh.iter().copied());
-            cache.rebuild(60, group_body, keep, fresh.into_iter());
+            reference.extend(fresh.iter().map(|&(key, impulse, _)| (key, impulse)));
+            cache.rebuild(60, group_body, |key, _| keep(key), fresh.into_iter());
             assert_eq!(cache.len(), reference.len(), "step {step}");
             steps += 1;
         }

@@ -104,8 +104,9 @@ impl World {
         Ok(())
     }
 
-    /// Drops every impulse kept for warm starting, so the next step solves from zero.
+    /// Drops every impulse kept for warm starting, so the next step solves from zero. (The
+    /// cache keeps its pairs, which collision events follow.)
     pub fn forget_contact_impulses(&mut self) {
-        self.warm_start_cache.clear();
+        self.warm_start_cache.forget_impulses();
     }
 }

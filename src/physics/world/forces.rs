@@ -218,7 +218,7 @@ impl World {
             self.forces.remove(&handle.index);
         }
         if let Some(body) = self.slots[index].body.as_mut() {
-            body.forced = forced;
+            body.set_forced(forced);
         }
     }
 

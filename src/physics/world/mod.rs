@@ -37,8 +37,10 @@ use std::fmt;
 use glam::{Vec2, Vec4};
 
 use self::union_find::UnionFind;
-use crate::physics::body::{Body, BodyDesc, BodyHandle, BodyKind, NO_ISLAND, Shape};
-use crate::physics::collision::{self, BroadPhase, Proxy, ProxyState, Wall};
+use crate::physics::body::{
+    Body, BodyDesc, BodyHandle, BodyKind, CollisionLayers, NO_ISLAND, SENSOR, Shape,
+};
+use crate::physics::collision::{self, BodyOrWall, BroadPhase, Proxy, ProxyState, Wall, WallId};
 use crate::physics::config::{ConfigError, FieldError, MIN_BODY_SIZE, PhysicsConfig};
 use crate::physics::solver::{
     self, CachedImpulse, ContactCache, EnergyGuard, PairKey, Projection, ProjectionSettings,
@@ -47,6 +49,8 @@ use crate::physics::solver::{
 
 mod drag;
 mod edit;
+mod events;
+mod filters;
 mod forces;
 mod query;
 mod reorder;
@@ -59,10 +63,12 @@ mod step;
 mod union_find;
 mod walls;
 
+pub use events::CollisionEvent;
+use events::ContactEvents;
 use forces::Forces;
 pub use query::{ContactInfo, Island, PhaseTimings, StepStats};
 use reorder::{REORDER_INTERVAL, REORDER_MIN_BODIES};
-use scratch::{Collider, Scratch};
+use scratch::{Collider, Scratch, SensorOverlap};
 pub use spatial::{QueryFilter, RayHit, ShapeHit};
 use spatial_index::SpatialIndex;
 use walls::{WallBrake, WallCollider};
@@ -165,6 +171,14 @@ pub struct World {
     /// allocates nothing.
     sleeping_islands: HashMap<u32, u32>,
     next_island_id: u32,
+    /// Bodies whose layers are not [`CollisionLayers::ALL`]: while there are none, the
+    /// broad phase skips the layer test (R-GAME-3).
+    layered_bodies: usize,
+    /// Bodies that are sensors or report their contacts: while there are none, the narrow
+    /// phase reads no contact flags and the step reports no events (R-GAME-1, R-GAME-2).
+    flagged_bodies: usize,
+    /// The pairs that touch and the last step's collision events (R-GAME-1).
+    contact_events: ContactEvents,
     stats: StepStats,
     steps: u64,
     /// The grid of the spatial queries, built by the first query after a change. Stale after
@@ -194,6 +208,9 @@ impl World {
             warm_start_cache: ContactCache::default(),
             sleeping_islands: HashMap::new(),
             next_island_id: 0,
+            layered_bodies: 0,
+            flagged_bodies: 0,
+            contact_events: ContactEvents::default(),
             stats: StepStats::default(),
             steps: 0,
             spatial_index: SpatialIndex::default(),
@@ -227,8 +244,10 @@ impl World {
         let mut body =
             Body::from_desc(&desc, self.config.max_speed, self.config.max_angular_speed());
         // Only a dynamic body feels gravity; its scale, when not 1, goes to the sparse map.
-        body.forced = body.kind == BodyKind::Dynamic && desc.gravity_scale != 1.0;
-        let immovable = body.kind != BodyKind::Dynamic;
+        body.set_forced(body.kind == BodyKind::Dynamic && desc.gravity_scale != 1.0);
+        // A sensor holds nothing up: sleepers under it need not feel it (R-GAME-2).
+        let immovable = body.kind != BodyKind::Dynamic && !desc.sensor;
+        self.count_contact_rules(&body, 1);
         let index = match self.free_ids.pop() {
             Some(id) => {
                 let index = self.slot_of_id[id as usize] as usize;
@@ -252,7 +271,7 @@ impl World {
         };
         self.body_count += 1;
         let handle = self.slots[index].handle();
-        if self.slots[index].body.as_ref().is_some_and(|b| b.forced) {
+        if self.slots[index].body.as_ref().is_some_and(Body::forced) {
             let forces = Forces { gravity_scale: desc.gravity_scale, ..Forces::NONE };
             self.forces.insert(handle.index, forces);
         }
@@ -265,7 +284,8 @@ impl World {
     }
 
     /// Removes a body and wakes its island, so that bodies it supported fall (R-SLP-4), and
-    /// the sleepers whose boxes touch its box.
+    /// the sleepers whose boxes touch its box. Its touching pairs that reported collision
+    /// events end with a [`CollisionEvent::Ended`] among the next step's events.
     ///
     /// O(1) while nothing sleeps; with sleeping islands, a pass over the bodies. To remove
     /// many bodies at once, [`remove_bodies`](Self::remove_bodies) makes one pass for all.
@@ -304,6 +324,7 @@ impl World {
             let slot = self.slot_of_id[index] as usize;
             self.take_body(slot);
         }
+        self.contact_events.end_all_cached(&self.warm_start_cache);
         self.warm_start_cache.clear();
         self.sleeping_islands.clear();
         self.forces.clear();
@@ -316,11 +337,12 @@ impl World {
         let slot = &mut self.slots[index];
         let body = slot.body.take()?;
         slot.generation = slot.generation.wrapping_add(1) % WALL_GENERATION;
-        if body.forced {
+        if body.forced() {
             self.forces.remove(&slot.id);
         }
         self.free_ids.push(slot.id);
         self.body_count -= 1;
+        self.count_contact_rules(&body, -1);
         self.spatial_index.invalidate();
         Some(body)
     }

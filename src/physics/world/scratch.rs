@@ -33,6 +33,15 @@ impl Default for Collider {
     }
 }
 
+/// A sensor's overlap with a body (R-GAME-2): found by the narrow phase, kept out of the
+/// solver, reported as an event. A and B are slots, oriented as a contact's.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SensorOverlap {
+    pub(super) a: u32,
+    pub(super) b: u32,
+    pub(super) manifold: collision::Manifold,
+}
+
 /// The per-step buffers of a [`World`], indexed by slot (bodies) or by contact.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Scratch {
@@ -46,7 +55,21 @@ pub(super) struct Scratch {
     /// Wall contacts and their keys found by `gather_bodies`, for `collide_walls`.
     pub(super) wall_contacts: Vec<SolverContact>,
     pub(super) wall_keys: Vec<PairKey>,
+    /// Per slot, each body's layers: filled by `gather_bodies` only while some body is off
+    /// the default layers (R-GAME-3).
+    pub(super) layers: Vec<CollisionLayers>,
+    /// Per slot, each body's contact flags (sensor, reports): filled by `gather_bodies` only
+    /// while some body has flags (R-GAME-1, R-GAME-2).
+    pub(super) contact_flags: Vec<u8>,
     pub(super) pairs: Vec<(u32, u32)>,
+    /// The sensors' overlaps of the step (from `collide_bodies`).
+    pub(super) sensor_overlaps: Vec<SensorOverlap>,
+    /// Per contact, whether its pair was reported touching last step (from the cache, by
+    /// `solve_velocities`, while collision events are followed).
+    pub(super) was_reported: Vec<bool>,
+    /// Per contact, whether one of its bodies reports it this step (while some body has
+    /// flags; empty otherwise).
+    pub(super) reported: Vec<bool>,
     /// How many kinematic bodies move this step (from `gather_bodies`): the sweep pairs
     /// them with everything, and `find_pairs` drops what they need not meet.
     pub(super) moving_kinematic: usize,

@@ -112,9 +112,11 @@ impl World {
             // the projection moves positions without a velocity, and an island that fell
             // asleep while it still pushed two bodies apart would keep their overlap frozen
             // (deviation D6 of docs/physics.md, R-REST-2).
+            // A dynamic sensor never rests, so that its overlaps stay current (R-GAME-2).
             let resting = body.velocity.length() <= linear
                 && body.angular_velocity.abs() <= angular
-                && !pushed;
+                && !pushed
+                && body.flags & SENSOR == 0;
             body.rest_time = if resting && !body.held { body.rest_time + dt } else { 0.0 };
             // A compare instead of f32::min, whose NaN rules cost several instructions: a
             // rest time is 0 or a sum of positive steps, never NaN (nor −0).

@@ -13,18 +13,37 @@ impl World {
         let mut warm_started = 0;
         // Taken out of the cache: `store_impulses` puts every contact back, so only the
         // entries of pairs not in contact this step are left for its sweep.
+        let follows = self.follows_contacts();
         let mut cache = self.warm_start_cache.removals();
         let wall_base = self.slots.len() as u32;
-        for (contact, key) in self.scratch.contacts.iter_mut().zip(&self.scratch.contact_keys) {
-            // The group of A's slot, or B's for a wall contact (see `store_impulses`).
-            let group = if contact.a >= wall_base { contact.b } else { contact.a };
-            if let Some(cached) = cache.remove(group as usize, key) {
-                // A normal that turned too far makes the old impulse meaningless (R-SI-2).
-                if cached.normal.dot(contact.normal) >= threshold {
-                    contact.normal_impulse = cached.normal_impulse;
-                    contact.tangent_impulse = cached.tangent_impulse;
-                    contact.rolling_impulse = cached.rolling_impulse;
-                    warm_started += 1;
+        // The group of A's slot, or B's for a wall contact (see `store_impulses`).
+        let group_of = |c: &SolverContact| (if c.a >= wall_base { c.b } else { c.a }) as usize;
+        let mut warm_start = |contact: &mut SolverContact, cached: CachedImpulse| {
+            // A normal that turned too far makes the old impulse meaningless (R-SI-2).
+            if cached.normal.dot(contact.normal) >= threshold {
+                contact.normal_impulse = cached.normal_impulse;
+                contact.tangent_impulse = cached.tangent_impulse;
+                contact.rolling_impulse = cached.rolling_impulse;
+                warm_started += 1;
+            }
+        };
+        let contacts = self.scratch.contacts.iter_mut().zip(&self.scratch.contact_keys);
+        let was_reported = &mut self.scratch.was_reported;
+        was_reported.clear();
+        if follows {
+            // While collision events are followed (R-GAME-1), also whether each contact's
+            // pair was reported touching last step: the cache keeps that bit.
+            for (contact, key) in contacts {
+                let found = cache.remove_reported(group_of(contact), key);
+                was_reported.push(found.is_some_and(|(_, reported)| reported));
+                if let Some((cached, _)) = found {
+                    warm_start(contact, cached);
+                }
+            }
+        } else {
+            for (contact, key) in contacts {
+                if let Some(cached) = cache.remove(group_of(contact), key) {
+                    warm_start(contact, cached);
                 }
             }
         }
@@ -216,7 +235,11 @@ impl World {
     /// were not solved but will be needed when their island wakes. `solve_velocities` took
     /// this step's contacts out of the cache, so the sweep only sees the others: without
     /// sleeping bodies, just the pairs that separated.
+    ///
+    /// With them goes each pair's `reported` bit (R-GAME-1): a reported pair that leaves the
+    /// cache has ended, and so has a sleeping one whose bodies both stopped reporting.
     pub(super) fn store_impulses(&mut self) {
+        self.find_reported_contacts();
         let (slots, slot_of_id) = (&self.slots, &self.slot_of_id);
         let passive = |bits: u64| {
             let (generation, id) = ((bits >> 32) as u32, bits as u32 as usize);
@@ -226,20 +249,46 @@ impl World {
                         && s.body.as_ref().is_some_and(|b| !is_awake_dynamic(b))
                 })
         };
-        let fresh =
-            self.scratch.contacts.iter().zip(&self.scratch.contact_keys).map(|(c, &key)| {
-                let impulse = CachedImpulse {
-                    normal: c.normal,
-                    normal_impulse: c.normal_impulse,
-                    tangent_impulse: c.tangent_impulse,
-                    rolling_impulse: c.rolling_impulse,
-                };
-                (key, impulse)
-            });
+        let contacts = self.scratch.contacts.iter().zip(&self.scratch.contact_keys);
+        let fresh = contacts.map(|(c, &key)| {
+            let impulse = CachedImpulse {
+                normal: c.normal,
+                normal_impulse: c.normal_impulse,
+                tangent_impulse: c.tangent_impulse,
+                rolling_impulse: c.rolling_impulse,
+            };
+            (key, impulse)
+        });
         // Grouped by the slot of the key's body (`group_body`), so that the lookups of the next
         // step, in contact order, read the cache in slot order too.
         let group_of = |key| slot_of_id[solver::group_body(key)] as usize;
-        let keep = |(a, b)| passive(a) && passive(b);
-        self.warm_start_cache.rebuild(slots.len(), group_of, keep, fresh);
+        // A body's contact flags, for a handle that `passive` found valid (0 for a wall).
+        let flags_of = |bits: u64| {
+            let slot = slot_of_id.get(bits as u32 as usize).and_then(|&s| slots.get(s as usize));
+            slot.and_then(|s| s.body.as_ref()).map_or(0, Body::contact_flags)
+        };
+        let (ends, mut kept_reported) = (&mut self.contact_events.pending_ends, 0);
+        let keep = |(a, b): PairKey, reported: &mut bool| {
+            let kept = passive(a) && passive(b);
+            if *reported {
+                if kept && flags_of(a) | flags_of(b) != 0 {
+                    kept_reported += 1;
+                } else {
+                    *reported = false;
+                    ends.push(events::ended((a, b)));
+                }
+            }
+            kept
+        };
+        // Each contact's `reported` bit: all clear while no body has flags.
+        let reported = &self.scratch.reported[..];
+        if reported.is_empty() {
+            let fresh = fresh.map(|(key, impulse)| (key, impulse, false));
+            self.warm_start_cache.rebuild(slots.len(), group_of, keep, fresh);
+        } else {
+            let fresh = fresh.zip(reported).map(|((key, impulse), &r)| (key, impulse, r));
+            self.warm_start_cache.rebuild(slots.len(), group_of, keep, fresh);
+        }
+        self.contact_events.kept_reported = kept_reported;
     }
 }

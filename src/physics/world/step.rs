@@ -24,6 +24,7 @@ impl World {
         self.stats.braked = 0;
         self.stats.solved_again = 0;
         self.stats.slots_sorted = false;
+        self.contact_events.clear_events();
         if self.body_count >= REORDER_MIN_BODIES && self.steps.is_multiple_of(REORDER_INTERVAL) {
             self.reorder_slots(); // memory only: where the bodies are stored, not what they do
         }
@@ -63,6 +64,7 @@ impl World {
         self.stats.timings.correct_positions = lap(&mut clock);
 
         self.update_sleep(dt); //          islands by union-find (§11)
+        self.report_collision_events(); // pairs that started or stopped touching (R-GAME-1)
         self.stats.timings.sleep = lap(&mut clock);
 
         self.stats.timings.total = start.elapsed();
@@ -100,6 +102,14 @@ impl World {
         let n = self.slots.len();
         self.scratch.colliders.resize(n, Collider::default());
         self.scratch.awake_dynamic.resize(n, false);
+        // Layers and contact flags only while some body has them (R-GAME-1..3).
+        let (layered, flagged) = (self.layered_bodies > 0, self.flagged_bodies > 0);
+        if layered {
+            self.scratch.layers.resize(n, CollisionLayers::ALL);
+        }
+        if flagged {
+            self.scratch.contact_flags.resize(n, 0);
+        }
         let (open_min, open_max) = self.open_bounds();
         let proxies = &mut self.scratch.proxies;
         proxies.clear();
@@ -142,6 +152,12 @@ impl World {
                 handle_bits,
             };
             *awake_flag = awake;
+            if layered {
+                self.scratch.layers[index] = body.layers;
+            }
+            if flagged {
+                self.scratch.contact_flags[index] = body.contact_flags();
+            }
             if awake {
                 let found = (&mut self.scratch.wall_contacts, &mut self.scratch.wall_keys);
                 walls.collide(index as u32, handle_bits, body, (min, max), found);
@@ -150,7 +166,8 @@ impl World {
         self.scratch.moving_kinematic = moving_kinematic;
     }
 
-    /// Sweep and prune over the proxies; pairs without an awake dynamic body are skipped.
+    /// Sweep and prune over the proxies; pairs without an awake dynamic body, and pairs
+    /// whose layers do not interact (R-GAME-3), are skipped.
     ///
     /// A moving kinematic body is an awake proxy, so the sweep also pairs it with static,
     /// kinematic and sleeping bodies. Of these only a sleeper is worth a contact (it must
@@ -158,7 +175,8 @@ impl World {
     /// effective mass, so those pairs are dropped here, in worlds with a moving kinematic
     /// body only.
     pub(super) fn find_pairs(&mut self) {
-        self.broad_phase.find_pairs(&self.scratch.proxies, &mut self.scratch.pairs);
+        let layers = (self.layered_bodies > 0).then_some(&self.scratch.layers[..]);
+        self.broad_phase.find_pairs(&self.scratch.proxies, layers, &mut self.scratch.pairs);
         if self.scratch.moving_kinematic > 0 {
             let (awake, slots) = (&self.scratch.awake_dynamic, &self.slots);
             let sleeps = |i: u32| slots[i as usize].body.as_ref().is_some_and(|b| b.sleeping);
@@ -170,6 +188,8 @@ impl World {
     }
 
     /// Exact tests of the candidate pairs (§5), with the warm-start impulses of last step.
+    /// A sensor's overlaps are set aside for the events, without a contact (R-GAME-2); an
+    /// overlap of two sensors is dropped.
     pub(super) fn collide_bodies(&mut self) {
         let rolling_resistance = self.config.rolling_resistance;
         // At most one contact per pair: room for one per candidate, so the pushes below
@@ -182,6 +202,9 @@ impl World {
         contacts.reserve(candidates);
         keys.reserve(candidates);
         let colliders = &self.scratch.colliders[..];
+        let flags = (self.flagged_bodies > 0).then_some(&self.scratch.contact_flags[..]);
+        let overlaps = &mut self.scratch.sensor_overlaps;
+        overlaps.clear();
         // The broad phase pairs only slots that hold a body, so both colliders are real.
         for &(ia, ib) in &self.scratch.pairs {
             // A is the body of the lower handle index, whatever slots the two are stored in
@@ -198,6 +221,17 @@ impl World {
             let Some(m) = collision::collide(&a.shape, a.position, &b.shape, b.position) else {
                 continue;
             };
+            // Tested per contact rather than per candidate, and only while some body has
+            // flags: the loop of a world without sensors gains one predicted branch.
+            if let Some(flags) = flags {
+                let sensors = (flags[ia as usize] & SENSOR) + (flags[ib as usize] & SENSOR);
+                if sensors == SENSOR {
+                    overlaps.push(SensorOverlap { a: ia, b: ib, manifold: m });
+                }
+                if sensors != 0 {
+                    continue; // two sensors: nothing
+                }
+            }
             // Friction mixes by geometric mean (a smooth partner makes the contact smooth),
             // restitution by maximum (a rubber ball bounces off a wooden block) (§7, §8).
             let friction = collision::mixed_friction(a.friction, b.friction);
@@ -337,7 +371,7 @@ pub(super) fn remember_state(body: &mut Body) {
 /// (R-DRAG-2); sleepers are frozen (R-SLP-3); static and kinematic bodies feel none. A body
 /// with forces or a gravity scale gets its own kick in `apply_forces` (R-GAME-5).
 pub(super) fn integrate_velocity(body: &mut Body, dv: Vec2) {
-    if is_awake_dynamic(body) && !body.held && !body.forced {
+    if is_awake_dynamic(body) && !body.held && !body.forced() {
         body.velocity += dv;
     }
 }
