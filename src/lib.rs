@@ -20,11 +20,12 @@ pub mod prelude {
     pub use crate::physics::{Material, PhysicsConfig};
     #[cfg(feature = "bevy")]
     pub use crate::plugin::{
-        AngularVelocity, BodyContact, BodyError, Collider, ConstantForce, ConstantTorque, Contact,
-        DragSettings, DragState, GravityScale, Held, HoveredBodies, LinearVelocity,
-        NoInterpolation, NotDraggable, PhysicsBounds, PhysicsControls, PhysicsDebugDraw,
-        PhysicsMaterial, PhysicsPose, PhysicsSchedule, PhysicsSystems, PhysicsWalls,
-        PhysicsWarning, PhysicsWorld, RigidBody, SandboxPhysicsPlugin, Sleeping, SpatialQuery,
-        SpatialQueryFilter, WallInsets, body_components,
+        AngularVelocity, BodyContact, BodyError, Collider, CollisionEnd, CollisionEventsEnabled,
+        CollisionLayers, CollisionStart, ConstantForce, ConstantTorque, Contact, DragSettings,
+        DragState, GravityScale, Held, HoveredBodies, LinearVelocity, NoInterpolation,
+        NotDraggable, PhysicsBounds, PhysicsControls, PhysicsDebugDraw, PhysicsMaterial,
+        PhysicsPose, PhysicsSchedule, PhysicsSystems, PhysicsWalls, PhysicsWarning, PhysicsWorld,
+        RigidBody, SandboxPhysicsPlugin, Sensor, Sleeping, SpatialQuery, SpatialQueryFilter,
+        WallInsets, body_components,
     };
 }

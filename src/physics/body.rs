@@ -16,7 +16,7 @@ use std::fmt;
 use glam::Vec2;
 // The reflection traits the `bevy` feature's derives name (see the type's docs).
 #[cfg(feature = "bevy")]
-use bevy::prelude::{ReflectDefault, ReflectDeserialize, ReflectSerialize};
+use bevy::prelude::{ReflectComponent, ReflectDefault, ReflectDeserialize, ReflectSerialize};
 
 use super::config::{FieldError, MAX_BODY_SIZE, MIN_BODY_SIZE};
 
@@ -243,8 +243,12 @@ pub enum BodyKind {
 /// `A.memberships & B.filters != 0` and `B.memberships & A.filters != 0`. The default puts a
 /// body on every layer and lets it meet every layer, so a world that never sets layers
 /// behaves as one without them.
+///
+/// With the `bevy` feature it is also the plugin's component: put it on a body entity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy", derive(bevy::prelude::Component, bevy::reflect::Reflect))]
+#[cfg_attr(feature = "bevy", reflect(Component, Default, Debug, PartialEq, Clone))]
 pub struct CollisionLayers {
     /// The layers the body is on, one bit each.
     pub memberships: u32,

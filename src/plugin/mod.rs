@@ -80,6 +80,7 @@ mod coords;
 mod debug_draw;
 mod diagnostics;
 mod drag;
+mod events;
 mod interpolation;
 mod motion;
 #[cfg(feature = "panel")]
@@ -95,6 +96,7 @@ mod sync;
 use bevy::app::PluginGroupBuilder;
 use bevy::prelude::*;
 
+pub use crate::physics::CollisionLayers;
 pub use components::{
     AngularVelocity, BodyPose, Collider, LinearVelocity, NoInterpolation, PhysicsMaterial,
     PhysicsPose, RigidBody, Sleeping, body_components,
@@ -104,6 +106,7 @@ pub use coords::CoordinateMapping;
 pub use debug_draw::{PhysicsDebugDraw, PhysicsDebugDrawPlugin};
 pub use diagnostics::{PhysicsDiagnosticsPlugin, PhysicsStatistics};
 pub use drag::{BodyDragPlugin, DragSettings, DragState, Held, NotDraggable, PointerCapture};
+pub use events::{CollisionEnd, CollisionEventsEnabled, CollisionStart, Sensor};
 pub use interpolation::PhysicsInterpolationPlugin;
 pub use motion::{BodyError, ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 #[cfg(feature = "panel")]

@@ -83,6 +83,10 @@ pub struct PhysicsWorld {
     /// Entities unlinked while they carried the `Sleeping` marker (see
     /// [`take_unmarked`](Self::take_unmarked)).
     unmarked: Vec<Entity>,
+    /// Bodies unlinked since the last step's events were sent, with their entities: the step
+    /// that removes a body reports its ended contacts under the stale handle (see
+    /// [`take_departed`](Self::take_departed)).
+    departed: Vec<(BodyHandle, Entity)>,
 }
 
 impl PhysicsWorld {
@@ -96,6 +100,7 @@ impl PhysicsWorld {
             stepped: false,
             pending_removals: Vec::new(),
             unmarked: Vec::new(),
+            departed: Vec::new(),
         }
     }
 
@@ -237,7 +242,14 @@ impl PhysicsWorld {
             self.entities[handle.index() as usize] = None;
         }
         self.linked -= 1;
+        self.departed.push((handle, entity));
         Some(handle)
+    }
+
+    /// The bodies unlinked since the last call, with their entities, so that the events of
+    /// the step that removed them can still name the entities.
+    pub(crate) fn take_departed(&mut self) -> Vec<(BodyHandle, Entity)> {
+        std::mem::take(&mut self.departed)
     }
 
     /// Unlinks `entity` and queues its body for [`remove_pending`](Self::remove_pending):
@@ -272,6 +284,7 @@ impl PhysicsWorld {
     /// Removes every body and forgets every entity.
     pub(crate) fn clear(&mut self) {
         self.pending_removals.clear();
+        self.departed.clear();
         self.world.clear();
         self.handles.clear();
         self.entities.clear();

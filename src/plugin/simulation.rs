@@ -10,11 +10,12 @@ use super::components::{
 };
 use super::controls::{PhysicsBounds, PhysicsControls, WallInsets};
 use super::coords::CoordinateMapping;
+use super::events::{CollisionEnd, CollisionEventsEnabled, CollisionStart, Sensor};
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
 use super::schedule::{PHASES, PhysicsSchedule, PhysicsSystems, run_physics_schedule};
-use super::{config, controls, motion, sync};
-use crate::physics::{Material, PhysicsConfig, World};
+use super::{config, controls, events, motion, sync};
+use crate::physics::{CollisionLayers, Material, PhysicsConfig, World};
 
 /// The simulation: [`PhysicsWorld`], [`PhysicsConfig`], [`PhysicsControls`],
 /// [`PhysicsBounds`], and the fixed step that keeps the core and the entities in step
@@ -84,6 +85,8 @@ impl Plugin for PhysicsSimulationPlugin {
             .init_resource::<sync::WaitingBodies>()
             .init_resource::<PhysicsWalls>()
             .add_message::<PhysicsWarning>()
+            .add_message::<CollisionStart>()
+            .add_message::<CollisionEnd>()
             .register_type::<PhysicsConfig>()
             .register_type::<Material>()
             .register_type::<PhysicsControls>()
@@ -100,7 +103,10 @@ impl Plugin for PhysicsSimulationPlugin {
             .register_type::<PhysicsWalls>()
             .register_type::<ConstantForce>()
             .register_type::<ConstantTorque>()
-            .register_type::<GravityScale>();
+            .register_type::<GravityScale>()
+            .register_type::<Sensor>()
+            .register_type::<CollisionEventsEnabled>()
+            .register_type::<CollisionLayers>();
 
         // The physics runs in its own single-threaded schedule, started by one system in
         // `FixedUpdate`: the multi-threaded executor would hand each system to a worker
@@ -122,12 +128,14 @@ impl Plugin for PhysicsSimulationPlugin {
                         sync::register_bodies,
                         sync::apply_user_writes,
                         motion::apply_motion_components,
+                        events::apply_contact_components,
                     )
                         .chain()
                         .in_set(PhysicsSystems::Prepare),
                     sync::step_world.in_set(PhysicsSystems::Step),
                     (
                         sync::write_back,
+                        events::send_collision_events,
                         sync::apply_sleep_markers.run_if(sync::sleep_markers_pending),
                     )
                         .chain()

@@ -55,8 +55,9 @@ use super::components::{
 };
 use super::controls::PhysicsControls;
 use super::coords::CoordinateMapping;
+use super::events::{CollisionEventsEnabled, Sensor};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
-use crate::physics::{Body, BodyDesc, BodyHandle, Shape};
+use crate::physics::{Body, BodyDesc, BodyHandle, CollisionLayers, Shape};
 
 /// A core body's pose in Bevy's frame.
 fn pose_of(mapping: CoordinateMapping, position: Vec2, angle: f32) -> BodyPose {
@@ -124,6 +125,7 @@ pub(crate) fn register_bodies(
             Ref<AngularVelocity>,
             &mut PhysicsPose,
             Has<ChildOf>,
+            (Option<&CollisionLayers>, Has<Sensor>, Has<CollisionEventsEnabled>),
         )>,
     )>,
     mut warnings: MessageWriter<PhysicsWarning>,
@@ -133,7 +135,7 @@ pub(crate) fn register_bodies(
         let mut query = bodies.p1();
         // Despawned entities and removed colliders leave the list; changed ones are retried.
         waiting.0.retain(|w| {
-            let Ok((collider, kind, material, transform, velocity, spin, _, parent)) =
+            let Ok((collider, kind, material, transform, velocity, spin, _, parent, _)) =
                 query.get_mut(w.entity)
             else {
                 return false;
@@ -171,6 +173,7 @@ pub(crate) fn register_bodies(
             spin,
             mut pose,
             parent,
+            (layers, sensor, collision_events),
         )) = query.get_mut(entity)
         else {
             continue;
@@ -191,9 +194,9 @@ pub(crate) fn register_bodies(
                         velocity: mapping.vector_to_core(velocity.0),
                         angle,
                         angular_velocity: mapping.angle_to_core(spin.0),
-                        layers: Default::default(),
-                        sensor: false,
-                        collision_events: false,
+                        layers: layers.copied().unwrap_or_default(),
+                        sensor,
+                        collision_events,
                         gravity_scale: 1.0,
                     });
                 match spawn {
