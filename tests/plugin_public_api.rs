@@ -34,6 +34,7 @@ fn the_plugin_exports_exactly_its_listed_api() {
     let source = plugin_root();
     let api = [
         // Components and the helper that builds them from a core body description.
+        "CollisionLayers",
         "AngularVelocity",
         "BodyPose",
         "Collider",
@@ -65,7 +66,6 @@ fn the_plugin_exports_exactly_its_listed_api() {
         "CollisionStart",
         "Sensor",
         "PhysicsInterpolationPlugin",
-        "CollisionLayers",
         "BodyError",
         "ConstantForce",
         "ConstantTorque",

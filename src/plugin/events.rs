@@ -107,6 +107,12 @@ pub(crate) fn apply_contact_components(
     }
 }
 
+/// Whether the last step produced collision events: the run condition of
+/// [`send_collision_events`], so that a world without events runs no command sync point.
+pub(crate) fn collision_events_pending(physics: Res<PhysicsWorld>) -> bool {
+    physics.stepped_last_run() && !physics.world().collision_events().is_empty()
+}
+
 /// Sends the last step's collision events as messages and triggers them on the bodies.
 pub(crate) fn send_collision_events(
     mut physics: ResMut<PhysicsWorld>,

@@ -135,7 +135,7 @@ impl Plugin for PhysicsSimulationPlugin {
                     sync::step_world.in_set(PhysicsSystems::Step),
                     (
                         sync::write_back,
-                        events::send_collision_events,
+                        events::send_collision_events.run_if(events::collision_events_pending),
                         sync::apply_sleep_markers.run_if(sync::sleep_markers_pending),
                     )
                         .chain()

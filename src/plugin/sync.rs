@@ -485,7 +485,14 @@ pub(crate) fn step_world(
     }
     let dt = physics.world().config().time_step;
     match physics.world_mut().step(dt) {
-        Ok(()) => physics.set_stepped(true),
+        Ok(()) => {
+            physics.set_stepped(true);
+            if physics.world().collision_events().is_empty() {
+                // No event of this step names a removed body: forget them here, and
+                // `send_collision_events` (and its command sync point) need not run.
+                physics.take_departed();
+            }
+        }
         Err(error) => {
             let message = format!("step refused: {error}");
             warn!("{message}");
