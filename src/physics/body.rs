@@ -129,19 +129,21 @@ impl Shape {
     }
 
     fn check(&self, problems: &mut Vec<FieldError>) {
-        let range = format!("{MIN_BODY_SIZE} ..= {MAX_BODY_SIZE} px");
+        // Formatted only for a refusal: every `add_body` checks its shape, and formatting the
+        // two limits for every valid body showed in profiles of spawning 20,000 bodies.
+        let range = || format!("{MIN_BODY_SIZE} ..= {MAX_BODY_SIZE} px");
         let ok = |x: f32| (MIN_BODY_SIZE..=MAX_BODY_SIZE).contains(&x);
         match *self {
             Shape::Circle { radius } if !ok(radius) => problems.push(FieldError {
                 field: "shape.radius",
                 value: format!("{radius}"),
-                allowed: range,
+                allowed: range(),
             }),
             Shape::Rect { half_extents } if !(ok(half_extents.x) && ok(half_extents.y)) => problems
                 .push(FieldError {
                     field: "shape.half_extents",
                     value: format!("{half_extents}"),
-                    allowed: format!("each {range} (every side at least 24 px)"),
+                    allowed: format!("each {} (every side at least 24 px)", range()),
                 }),
             _ => {}
         }
