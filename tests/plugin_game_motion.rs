@@ -8,7 +8,8 @@
 mod plugin_support;
 
 use bevy::prelude::*;
-use bevy_sandbox_physics::physics::Material;
+use bevy_sandbox_physics::physics::{CollisionLayers, Material};
+use bevy_sandbox_physics::plugin::Sensor;
 use bevy_sandbox_physics::prelude::*;
 use plugin_support::*;
 
@@ -223,4 +224,36 @@ fn a_world_without_side_walls_lets_a_thrown_body_leave_r_game_7() {
     app.world_mut().insert_resource(PhysicsWalls::ALL);
     step_once(&mut app);
     assert!(physics(&app).world().wall_enabled(bevy_sandbox_physics::physics::WallId::Right));
+}
+
+#[test]
+fn components_removed_between_steps_at_a_high_frame_rate_are_taken_back_r_game_5() {
+    // 1,000 frames per second against 120 steps: about seven frames in eight have no step,
+    // longer than removal messages last (two frames).
+    let mut app = app_with(SandboxPhysicsPlugin::default(), std::time::Duration::from_millis(1));
+    gravity_off(&mut app);
+    let ball = spawn(
+        &mut app,
+        (
+            Collider::circle(20.0),
+            Transform::default(),
+            ConstantForce(Vec2::new(3.0e5, 0.0)),
+            GravityScale(0.5),
+            Sensor,
+            CollisionLayers::new(0b1, 0b1),
+        ),
+    );
+    step_once(&mut app);
+    let handle = physics(&app).handle(ball).expect("simulated");
+    assert_eq!(physics(&app).world().gravity_scale(handle), Ok(0.5), "given to the core");
+    app.world_mut()
+        .entity_mut(ball)
+        .remove::<(ConstantForce, GravityScale, Sensor, CollisionLayers)>();
+    step_once(&mut app);
+    let world = physics(&app).world();
+    assert_eq!(world.force(handle), Ok(Vec2::ZERO), "the force was taken back");
+    assert_eq!(world.gravity_scale(handle), Ok(1.0), "gravity scale 1 again");
+    let body = world.body(handle).expect("still simulated");
+    assert!(!body.is_sensor(), "no longer a sensor");
+    assert_eq!(body.layers(), CollisionLayers::ALL, "every layer again");
 }

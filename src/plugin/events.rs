@@ -25,12 +25,14 @@ use crate::physics::{BodyHandle, BodyOrWall, CollisionEvent, CollisionLayers};
 /// sensor still falls and still stays inside the walls; two sensors ignore each other.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
+#[component(on_remove = super::motion::note_removed)]
 pub struct Sensor;
 
 /// Makes a body report its collisions as [`CollisionStart`] and [`CollisionEnd`] (R-GAME-1).
 /// Bodies without it (and not sensors) cost nothing for events.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
+#[component(on_remove = super::motion::note_removed)]
 pub struct CollisionEventsEnabled;
 
 /// Two bodies, or a body and a wall, started touching (or a sensor started overlapping a
@@ -67,28 +69,17 @@ pub struct CollisionEnd {
 }
 
 /// Gives the core the sensor flag, the event opt-in and the layers the components hold,
-/// for the bodies whose components were added, changed or removed since the last step.
-#[expect(clippy::type_complexity, reason = "a query over the contact components")]
+/// for the bodies whose components were added or changed since the last step (removals:
+/// [`apply_removed_game_components`](super::motion::apply_removed_game_components)).
 pub(crate) fn apply_contact_components(
     mut physics: ResMut<PhysicsWorld>,
     changed: Query<
         (Entity, Has<Sensor>, Has<CollisionEventsEnabled>, Option<&CollisionLayers>),
         Or<(Added<Sensor>, Added<CollisionEventsEnabled>, Changed<CollisionLayers>)>,
     >,
-    current: Query<(Has<Sensor>, Has<CollisionEventsEnabled>, Option<&CollisionLayers>)>,
-    mut removed_sensors: RemovedComponents<Sensor>,
-    mut removed_events: RemovedComponents<CollisionEventsEnabled>,
-    mut removed_layers: RemovedComponents<CollisionLayers>,
 ) {
-    let removed: Vec<Entity> =
-        removed_sensors.read().chain(removed_events.read()).chain(removed_layers.read()).collect();
-    let entities = changed.iter().map(|(entity, ..)| entity).chain(removed);
-    for entity in entities {
-        let (Some(handle), Ok((sensor, events, layers))) =
-            (physics.handle(entity), current.get(entity))
-        else {
-            continue;
-        };
+    for (entity, sensor, events, layers) in &changed {
+        let Some(handle) = physics.handle(entity) else { continue };
         let layers = layers.copied().unwrap_or_default();
         let world = physics.world_mut();
         let Some(body) = world.body(handle) else { continue };

@@ -8,27 +8,33 @@
 //! value (not finite, too large, on a body that is not dynamic) gets one warning and the
 //! component is put back to what the core keeps, so the warning does not repeat.
 
+use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
+use super::events::{CollisionEventsEnabled, Sensor};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
-use crate::physics::{BodyHandle, PhysicsError, WallId};
+use crate::physics::{BodyHandle, CollisionLayers, PhysicsError, WallId};
 
 /// A force applied to a dynamic body at its centre in every step until it is changed or
 /// removed, in Bevy's frame (px·mass/s², where mass is area × density): `Δv = F·dt/m` per step.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref, DerefMut)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
+#[component(on_remove = note_removed)]
 pub struct ConstantForce(pub Vec2);
 
 /// A torque applied to a dynamic circle in every step until it is changed or removed,
 /// counter-clockwise positive: `Δω = τ·dt/I` per step. Rectangles never turn.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref, DerefMut)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
+#[component(on_remove = note_removed)]
 pub struct ConstantTorque(pub f32);
 
 /// How strongly gravity pulls this body: 1 is normal, 0 floats, −1 falls up. Allowed:
 /// −100 ..= 100. Removing the component sets it back to 1.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Deref, DerefMut)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
+#[component(on_remove = note_removed)]
 pub struct GravityScale(pub f32);
 
 impl Default for GravityScale {
@@ -126,9 +132,9 @@ impl PhysicsWorld {
     }
 }
 
-/// Gives the core the force, torque and gravity scale the components hold, and takes them
-/// back when the components are removed. Runs in every fixed step after the bodies are
-/// registered; a value equal to the core's costs one comparison.
+/// Gives the core the force, torque and gravity scale the components hold. Runs in every
+/// fixed step after the bodies are registered; a value equal to the core's costs one
+/// comparison. Removed components are handled by [`apply_removed_game_components`].
 #[expect(clippy::type_complexity, reason = "a query over the optional motion components")]
 pub(crate) fn apply_motion_components(
     mut physics: ResMut<PhysicsWorld>,
@@ -141,27 +147,9 @@ pub(crate) fn apply_motion_components(
         ),
         Or<(With<ConstantForce>, With<ConstantTorque>, With<GravityScale>)>,
     >,
-    mut removed_forces: RemovedComponents<ConstantForce>,
-    mut removed_torques: RemovedComponents<ConstantTorque>,
-    mut removed_scales: RemovedComponents<GravityScale>,
     mut warnings: MessageWriter<PhysicsWarning>,
 ) {
     let mapping = physics.mapping();
-    for entity in removed_forces.read() {
-        if let Some(handle) = physics.handle(entity) {
-            let _ = physics.world_mut().set_force(handle, Vec2::ZERO);
-        }
-    }
-    for entity in removed_torques.read() {
-        if let Some(handle) = physics.handle(entity) {
-            let _ = physics.world_mut().set_torque(handle, 0.0);
-        }
-    }
-    for entity in removed_scales.read() {
-        if let Some(handle) = physics.handle(entity) {
-            let _ = physics.world_mut().set_gravity_scale(handle, 1.0);
-        }
-    }
     for (entity, force, torque, scale) in &mut bodies {
         let Some(handle) = physics.handle(entity) else { continue };
         let world = physics.world_mut();
@@ -208,6 +196,84 @@ fn warn_refused(
     );
     warn!("{message}");
     warnings.write(PhysicsWarning { entity: Some(entity), message });
+}
+
+/// Entities that lost a game component ([`ConstantForce`], [`ConstantTorque`],
+/// [`GravityScale`], [`Sensor`], [`CollisionEventsEnabled`], `CollisionLayers`) since the
+/// last fixed step, noted by the components' `on_remove` hooks.
+///
+/// Not `RemovedComponents`: its messages last two frames, and at a high frame rate the fixed
+/// step may not run for longer than that (at 1,000 frames per second and 120 steps per
+/// second, seven frames in eight have no step).
+#[derive(Resource, Default)]
+pub(crate) struct GameComponentRemovals(Vec<Entity>);
+
+/// The `on_remove` hook of the game components: notes the entity for
+/// [`apply_removed_game_components`].
+pub(crate) fn note_removed(mut world: DeferredWorld, context: HookContext) {
+    if let Some(mut removals) = world.get_resource_mut::<GameComponentRemovals>() {
+        removals.0.push(context.entity);
+    }
+}
+
+/// Notes an entity whose `CollisionLayers` (the core's type, so no hook of ours) was removed.
+pub(crate) fn note_removed_layers(
+    removed: On<Remove, CollisionLayers>,
+    mut removals: ResMut<GameComponentRemovals>,
+) {
+    removals.0.push(removed.entity);
+}
+
+/// Takes back what removed game components gave the core: no force or torque, gravity scale
+/// 1, not a sensor, no events, every layer. A despawned entity has no body any more and is
+/// skipped; one that got the component back keeps it.
+#[expect(clippy::type_complexity, reason = "a query over the game components")]
+pub(crate) fn apply_removed_game_components(
+    mut physics: ResMut<PhysicsWorld>,
+    mut removals: ResMut<GameComponentRemovals>,
+    bodies: Query<(
+        Has<ConstantForce>,
+        Has<ConstantTorque>,
+        Has<GravityScale>,
+        Has<Sensor>,
+        Has<CollisionEventsEnabled>,
+        Has<CollisionLayers>,
+    )>,
+) {
+    if removals.0.is_empty() {
+        return;
+    }
+    for entity in removals.0.drain(..) {
+        let (Some(handle), Ok((force, torque, scale, sensor, events, layers))) =
+            (physics.handle(entity), bodies.get(entity))
+        else {
+            continue;
+        };
+        let world = physics.world_mut();
+        // Each call below is allowed for any live body it is made for (the force calls for
+        // dynamic ones, whose values are the only ones that can differ from the defaults).
+        if !force && world.force(handle).is_ok_and(|f| f != Vec2::ZERO) {
+            let _ = world.set_force(handle, Vec2::ZERO);
+        }
+        if !torque && world.torque(handle).is_ok_and(|t| t != 0.0) {
+            let _ = world.set_torque(handle, 0.0);
+        }
+        if !scale && world.gravity_scale(handle).is_ok_and(|s| s != 1.0) {
+            let _ = world.set_gravity_scale(handle, 1.0);
+        }
+        let Some(body) = world.body(handle) else { continue };
+        let (was_sensor, was_reporting, old_layers) =
+            (body.is_sensor(), body.reports_collisions(), body.layers());
+        if !sensor && was_sensor {
+            let _ = world.set_sensor(handle, false);
+        }
+        if !events && was_reporting {
+            let _ = world.set_collision_events(handle, false);
+        }
+        if !layers && old_layers != CollisionLayers::ALL {
+            let _ = world.set_layers(handle, CollisionLayers::ALL);
+        }
+    }
 }
 
 /// Switches the core's walls to match [`PhysicsWalls`] when the resource changed.

@@ -84,6 +84,7 @@ impl Plugin for PhysicsSimulationPlugin {
             .init_resource::<sync::SleepMarkerChanges>()
             .init_resource::<sync::WaitingBodies>()
             .init_resource::<PhysicsWalls>()
+            .init_resource::<motion::GameComponentRemovals>()
             .add_message::<PhysicsWarning>()
             .add_message::<CollisionStart>()
             .add_message::<CollisionEnd>()
@@ -127,6 +128,7 @@ impl Plugin for PhysicsSimulationPlugin {
                         motion::apply_walls,
                         sync::register_bodies,
                         sync::apply_user_writes,
+                        motion::apply_removed_game_components,
                         motion::apply_motion_components,
                         events::apply_contact_components,
                     )
@@ -146,7 +148,8 @@ impl Plugin for PhysicsSimulationPlugin {
             .add_systems(FixedUpdate, run_physics_schedule.in_set(PhysicsSystems::Step))
             .add_systems(PreStartup, config::time_fixed_loop)
             .add_systems(First, sync::remove_despawned_bodies)
-            .add_observer(sync::refuse_parented_body);
+            .add_observer(sync::refuse_parented_body)
+            .add_observer(motion::note_removed_layers);
 
         if self.walls_follow_window {
             app.add_systems(PreUpdate, controls::follow_window);
