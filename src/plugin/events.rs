@@ -71,6 +71,7 @@ pub struct CollisionEnd {
 /// Gives the core the sensor flag, the event opt-in and the layers the components hold,
 /// for the bodies whose components were added or changed since the last step (removals:
 /// [`apply_removed_game_components`](super::motion::apply_removed_game_components)).
+#[expect(clippy::type_complexity, reason = "a query over the changed contact components")]
 pub(crate) fn apply_contact_components(
     mut physics: ResMut<PhysicsWorld>,
     changed: Query<
