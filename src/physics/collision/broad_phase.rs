@@ -89,6 +89,57 @@ const BAND_FACTOR: f32 = 4.0;
 /// At most this many bands, whatever the spread of the boxes.
 const MAX_BANDS: usize = 1024;
 
+/// At most this many pairs of two awake proxies per body (deviation D7, R-REST-4).
+///
+/// A body of normal size touches at most about six neighbours of its size (and a few dozen
+/// small ones); a body with more than this many awake partners sits in a pile added at one
+/// point, where every pair overlaps and n bodies give n·(n−1)/2 pairs: 12.5 million pairs
+/// and gigabytes of contacts for 5,000 bodies. Capped, such a pile has at most
+/// `n · MAX_PAIRS_PER_BODY / 2` pairs. Pairs with a passive (static or sleeping) body are
+/// neither capped nor counted: a wide floor may carry hundreds of bodies.
+pub const MAX_PAIRS_PER_BODY: usize = 64;
+
+/// Drops, in sweep order, each pair of two awake proxies of which one body already has
+/// [`MAX_PAIRS_PER_BODY`] such pairs (D7, R-REST-4). While no body reaches the cap it keeps
+/// every pair in its order, so a world without a pathological pile steps bit for bit as
+/// without the cap. Kept pairs keep their order: the result is deterministic.
+///
+/// `kept` is scratch, by slot; it is left all zero.
+fn cap_pairs_per_body(proxies: &[Proxy], pairs: &mut Vec<(u32, u32)>, kept: &mut Vec<u16>) {
+    let slots = proxies.iter().map(|p| p.index as usize + 1).max().unwrap_or(0);
+    if kept.len() < slots {
+        kept.resize(slots, 0);
+    }
+    // Which slots are awake: marked in `kept`'s top bit for the pass (the count stays
+    // below 2^15).
+    const AWAKE_BIT: u16 = 1 << 15;
+    for p in proxies {
+        if p.state == ProxyState::Awake {
+            kept[p.index as usize] = AWAKE_BIT;
+        }
+    }
+    let cap = MAX_PAIRS_PER_BODY as u16;
+    pairs.retain(|&(a, b)| {
+        let (ka, kb) = (kept[a as usize], kept[b as usize]);
+        if ka & kb & AWAKE_BIT == 0 {
+            return true; // a passive body: not capped
+        }
+        if (ka & !AWAKE_BIT) >= cap || (kb & !AWAKE_BIT) >= cap {
+            return false;
+        }
+        kept[a as usize] += 1;
+        kept[b as usize] += 1;
+        true
+    });
+    for p in proxies {
+        kept[p.index as usize] = 0;
+    }
+    // A pile at one point leaves the sweep's buffer millions of pairs long: give it back.
+    if pairs.capacity() > 4 * pairs.len() + 1024 {
+        pairs.shrink_to(2 * pairs.len());
+    }
+}
+
 /// [`BandEntry::flags`]: the proxy is [`ProxyState::Awake`].
 const AWAKE: u32 = 1;
 /// [`BandEntry::flags`]: the box's top edge lies in this band (it is the first band it is in).
@@ -189,6 +240,8 @@ pub struct BroadPhase {
     band_count: usize,
     /// Slots in last step's order.
     order: Vec<u32>,
+    /// Awake–awake pairs kept so far per slot, while [`cap_pairs_per_body`] runs.
+    kept_per_slot: Vec<u16>,
     /// For each slot, where its proxy is in this step's input (u32::MAX: absent).
     input_position: Vec<u32>,
 }
@@ -225,6 +278,10 @@ impl BroadPhase {
                 bands.deal(&mut self.band_cursor, items, |slot| layers[slot as usize]);
                 bands.sweep(items, pairs);
             }
+        }
+        // No body can have more than `MAX_PAIRS_PER_BODY` pairs unless there are that many.
+        if pairs.len() > MAX_PAIRS_PER_BODY {
+            cap_pairs_per_body(proxies, pairs, &mut self.kept_per_slot);
         }
     }
 
