@@ -18,14 +18,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let count = args.next().transpose()?.unwrap_or(5000.0) as usize;
     let width = args.next().transpose()?.unwrap_or(4800.0);
     let height = args.next().transpose()?.unwrap_or(2400.0);
-    let config = PhysicsConfig::default();
+    let mut config = PhysicsConfig::default();
+    if let Some(n) = std::env::var("PILE_ITER").ok().and_then(|v| v.parse().ok()) {
+        config.position_iterations = n;
+    }
     let dt = config.time_step;
     let slop = config.penetration_slop;
     let size = Vec2::new(width, height);
     let mut world = World::new(size, config)?;
     let point = size / 2.0;
+    // PILE_GRID=1: the same bodies on a 44 px grid instead, as a reference pile that starts
+    // without overlaps.
+    let grid = std::env::var_os("PILE_GRID").is_some();
+    let columns = ((width - 44.0) / 44.0) as usize;
     for i in 0..count {
-        world.add_body(pile_body(i, point))?;
+        let at = if grid {
+            Vec2::new(44.0 + (i % columns) as f32 * 44.0, 44.0 + (i / columns) as f32 * 44.0)
+        } else {
+            point
+        };
+        world.add_body(pile_body(i, at))?;
     }
     println!("{count} bodies at {point} in a {width} × {height} px world, dt = {dt} s");
     println!("peak memory after adding: {}", peak_memory());
@@ -55,6 +67,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             world.stats().awake,
         );
     }
+    if std::env::var_os("PILE_DEBUG").is_some() {
+        let bodies: Vec<_> = world.bodies().map(|(_, b)| b).collect();
+        let mut n = 0;
+        for (i, a) in bodies.iter().enumerate() {
+            for b in &bodies[i + 1..] {
+                if let Some(m) = collide(&a.shape(), a.position(), &b.shape(), b.position()) {
+                    if m.depth > slop + 1.0 {
+                        n += 1;
+                        if n < 15 {
+                            println!(
+                                "{:?} at {} v {} / {:?} at {} v {} depth {} normal {} sleeping {} {}",
+                                a.shape(), a.position(), a.velocity(), b.shape(), b.position(),
+                                b.velocity(), m.depth, m.normal, a.is_sleeping(), b.is_sleeping()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        println!("{n} pairs deeper than slop + 1");
+    }
     println!("slowest step overall: {slowest_overall:?}; peak memory: {}", peak_memory());
     Ok(())
 }
@@ -74,13 +107,16 @@ fn pile_body(i: usize, point: Vec2) -> BodyDesc {
 fn deepest_overlap(world: &World) -> f32 {
     let bodies: Vec<_> = world.bodies().map(|(_, b)| (b.shape(), b.position())).collect();
     let mut deepest = 0.0_f32;
+    let mut deep = 0;
     for (i, (sa, pa)) in bodies.iter().enumerate() {
         for (sb, pb) in &bodies[i + 1..] {
             if let Some(m) = collide(sa, *pa, sb, *pb) {
                 deepest = deepest.max(m.depth);
+                deep += usize::from(m.depth > 1.5);
             }
         }
     }
+    println!("  {deep} pairs deeper than 1.5 px");
     deepest
 }
 
