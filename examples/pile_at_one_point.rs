@@ -34,6 +34,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for i in 0..count {
         let at = if grid {
             Vec2::new(44.0 + (i % columns) as f32 * 44.0, 44.0 + (i / columns) as f32 * 44.0)
+        } else if std::env::var_os("PILE_JITTER").is_some() {
+            // Diagnosis: centres spread over ±4 px, so no two coincide.
+            let a = i as f32 * 2.399_963;
+            point + Vec2::new(a.cos(), a.sin()) * (4.0 * (i as f32 / count as f32).sqrt())
         } else {
             point
         };
