@@ -82,8 +82,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         if n < 15 {
                             println!(
                                 "{:?} at {} v {} / {:?} at {} v {} depth {} normal {} sleeping {} {}",
-                                a.shape(), a.position(), a.velocity(), b.shape(), b.position(),
-                                b.velocity(), m.depth, m.normal, a.is_sleeping(), b.is_sleeping()
+                                a.shape(),
+                                a.position(),
+                                a.velocity(),
+                                b.shape(),
+                                b.position(),
+                                b.velocity(),
+                                m.depth,
+                                m.normal,
+                                a.is_sleeping(),
+                                b.is_sleeping()
                             );
                         }
                     }
