@@ -114,6 +114,24 @@ fn cap_pairs_per_body(proxies: &[Proxy], pairs: &mut Vec<(u32, u32)>, kept: &mut
     if kept.len() < slots {
         kept.resize(slots, 0);
     }
+    // The common case first, in two passes over the pairs alone: all pairs counted (awake or
+    // not, an upper bound), and if no body reaches the cap, nothing to drop.
+    let cap = MAX_PAIRS_PER_BODY as u16;
+    let mut reached = false;
+    for &(a, b) in pairs.iter() {
+        for slot in [a, b] {
+            let count = kept[slot as usize].saturating_add(1);
+            kept[slot as usize] = count;
+            reached |= count >= cap;
+        }
+    }
+    for &(a, b) in pairs.iter() {
+        kept[a as usize] = 0;
+        kept[b as usize] = 0;
+    }
+    if !reached {
+        return;
+    }
     // Which slots are awake: marked in `kept`'s top bit for the pass (the count stays
     // below 2^15).
     const AWAKE_BIT: u16 = 1 << 15;
@@ -122,7 +140,6 @@ fn cap_pairs_per_body(proxies: &[Proxy], pairs: &mut Vec<(u32, u32)>, kept: &mut
             kept[p.index as usize] = AWAKE_BIT;
         }
     }
-    let cap = MAX_PAIRS_PER_BODY as u16;
     pairs.retain(|&(a, b)| {
         let (ka, kb) = (kept[a as usize], kept[b as usize]);
         if ka & kb & AWAKE_BIT == 0 {
