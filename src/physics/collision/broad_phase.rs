@@ -109,12 +109,17 @@ pub const MAX_PAIRS_PER_BODY: usize = 64;
 /// without the cap. Kept pairs keep their order: the result is deterministic.
 ///
 /// `kept` is scratch, by slot; it is left all zero.
-fn cap_pairs_per_body(proxies: &[Proxy], pairs: &mut Vec<(u32, u32)>, kept: &mut Vec<u16>) {
-    let slots = proxies.iter().map(|p| p.index as usize + 1).max().unwrap_or(0);
+fn cap_pairs_per_body(
+    proxies: &[Proxy],
+    slots: usize,
+    pairs: &mut Vec<(u32, u32)>,
+    kept: &mut Vec<u16>,
+) {
     if kept.len() < slots {
         kept.resize(slots, 0);
     }
-    // The common case first, in two passes over the pairs alone: all pairs counted (awake or
+    let kept = &mut kept[..slots];
+    // The common case first, in one pass over the pairs alone: all pairs counted (awake or
     // not, an upper bound), and if no body reaches the cap, nothing to drop.
     let cap = MAX_PAIRS_PER_BODY as u16;
     let mut reached = false;
@@ -125,10 +130,7 @@ fn cap_pairs_per_body(proxies: &[Proxy], pairs: &mut Vec<(u32, u32)>, kept: &mut
             reached |= count >= cap;
         }
     }
-    for &(a, b) in pairs.iter() {
-        kept[a as usize] = 0;
-        kept[b as usize] = 0;
-    }
+    kept.fill(0);
     if !reached {
         return;
     }
@@ -152,9 +154,7 @@ fn cap_pairs_per_body(proxies: &[Proxy], pairs: &mut Vec<(u32, u32)>, kept: &mut
         kept[b as usize] += 1;
         true
     });
-    for p in proxies {
-        kept[p.index as usize] = 0;
-    }
+    kept.fill(0);
     // A pile at one point leaves the sweep's buffer millions of pairs long: give it back.
     if pairs.capacity() > 4 * pairs.len() + 1024 {
         pairs.shrink_to(2 * pairs.len());
@@ -302,7 +302,10 @@ impl BroadPhase {
         }
         // No body can have more than `MAX_PAIRS_PER_BODY` pairs unless there are that many.
         if pairs.len() > MAX_PAIRS_PER_BODY {
-            cap_pairs_per_body(proxies, pairs, &mut self.kept_per_slot);
+            // Every slot is below this: the proxies are slots 0..n (the short way of `sort`),
+            // or `input_position` was grown past the highest slot.
+            let slots = proxies.len().max(self.input_position.len());
+            cap_pairs_per_body(proxies, slots, pairs, &mut self.kept_per_slot);
         }
     }
 
