@@ -11,7 +11,7 @@
 //! Defaults: 5,000 bodies in a 4800 × 2400 px world. For diagnosis: `PILE_GRID=1` drops the
 //! same bodies from a 44 px grid instead (a reference pile without overlaps at the start),
 //! `PILE_JITTER=1` spreads the start points over ±4 px, `PILE_ITER=n` sets
-//! `position_iterations`.
+//! `position_iterations`, `PILE_SHAPE=1` prints the heap's height per 200 px column at the end.
 
 use std::time::{Duration, Instant};
 
@@ -76,6 +76,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             slop + 1.0,
             world.stats().awake,
         );
+    }
+    if std::env::var_os("PILE_SHAPE").is_some() {
+        // Diagnosis: the height of the heap in 200 px columns.
+        let mut top = vec![f32::INFINITY; (width / 200.0).ceil() as usize];
+        for (_, b) in world.bodies() {
+            let column = ((b.position().x / 200.0) as usize).min(top.len() - 1);
+            top[column] = top[column].min(b.position().y);
+        }
+        let heights: Vec<i32> = top.iter().map(|t| (height - t.min(height)) as i32).collect();
+        println!("heap height per 200 px column: {heights:?}");
     }
     println!("slowest step overall: {slowest_overall:?}; peak memory: {}", peak_memory());
     Ok(())
