@@ -26,6 +26,11 @@
 //! world passes none) the entries carry no layers at all ([`LayerFilter`] for `()`), so a
 //! world that never sets layers sweeps exactly as before, in time and in result.
 //!
+//! A pile of bodies added at one point overlaps pairwise: n·(n−1)/2 pairs. So a body keeps
+//! at most `MAX_PAIRS_PER_BODY` (64) pairs with other awake bodies (`pair_cap.rs`), the
+//! first in sweep order (docs/physics.md D7, R-REST-4); below the cap nothing changes, not
+//! even the order.
+//!
 //! The inner loop of the sweep runs about five times per body on a deep pile, and most of its
 //! tests fail, so it is written to run without branches or float-to-integer conversions:
 //!
@@ -47,6 +52,8 @@
 use glam::Vec2;
 
 use crate::physics::body::CollisionLayers;
+
+use super::pair_cap::{MAX_PAIRS_PER_BODY, cap_pairs_per_body};
 
 /// What a proxy may do in a pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,6 +196,8 @@ pub struct BroadPhase {
     band_count: usize,
     /// Slots in last step's order.
     order: Vec<u32>,
+    /// Awake–awake pairs kept so far per slot, while [`cap_pairs_per_body`] runs.
+    kept_per_slot: Vec<u16>,
     /// For each slot, where its proxy is in this step's input (u32::MAX: absent).
     input_position: Vec<u32>,
 }
@@ -225,6 +234,14 @@ impl BroadPhase {
                 bands.deal(&mut self.band_cursor, items, |slot| layers[slot as usize]);
                 bands.sweep(items, pairs);
             }
+        }
+        // No body can have more than `MAX_PAIRS_PER_BODY` pairs unless there are that many.
+        if pairs.len() > MAX_PAIRS_PER_BODY {
+            // Every slot is below this: the proxies are slots 0..n (the short way of `sort`),
+            // or `input_position` was grown past the highest slot.
+            let slots = proxies.len().max(self.input_position.len());
+            let awake = proxies.iter().filter(|p| p.state == ProxyState::Awake).map(|p| p.index);
+            cap_pairs_per_body(awake, slots, pairs, &mut self.kept_per_slot);
         }
     }
 
@@ -499,6 +516,19 @@ impl BroadPhase {
     }
 }
 
+impl BroadPhase {
+    /// The pairs of the last [`find_pairs`](Self::find_pairs) without the cap (no layers).
+    #[cfg(test)]
+    fn sweep_bands_uncapped(&self, pairs: &mut Vec<(u32, u32)>) {
+        let bands = Bands {
+            sorted: &self.sorted,
+            spans: &self.band_spans,
+            start: &self.band_start[..self.band_count + 1],
+        };
+        bands.sweep(&self.band_items, pairs);
+    }
+}
+
 /// The reference: every pair tested, O(n²). The sweep must find exactly these pairs.
 #[cfg(test)]
 pub fn brute_force_pairs(proxies: &[Proxy]) -> Vec<(u32, u32)> {
@@ -667,6 +697,46 @@ mod tests {
         }
         // Not vacuous: the layers both kept and removed many pairs.
         assert!(found > 500 && filtered > 500, "{found} found, {filtered} filtered");
+    }
+
+    #[test]
+    fn a_pile_at_one_point_keeps_at_most_the_cap_of_awake_pairs_per_body_r_rest_4() {
+        // 300 awake boxes at one point, and 100 passive ones there too: 44,850 awake pairs
+        // and 30,000 awake–passive pairs uncapped.
+        let proxy = |i: u32, state| Proxy {
+            index: i,
+            min: Vec2::splat(100.0),
+            max: Vec2::splat(130.0),
+            state,
+        };
+        let mut proxies: Vec<Proxy> = (0..300).map(|i| proxy(i, ProxyState::Awake)).collect();
+        proxies.extend((300..400).map(|i| proxy(i, ProxyState::Passive)));
+        let mut broad = BroadPhase::default();
+        let mut pairs = Vec::new();
+        broad.find_pairs(&proxies, None, &mut pairs);
+        let mut awake_pairs = vec![0_usize; 400];
+        let mut passive_pairs = 0;
+        for &(a, b) in &pairs {
+            if b < 300 {
+                awake_pairs[a as usize] += 1;
+                awake_pairs[b as usize] += 1;
+            } else {
+                passive_pairs += 1;
+            }
+        }
+        // No awake body exceeds the cap. The first 260 in sweep order reach it; the last 40
+        // find their earlier partners full and keep only the 39 pairs among themselves.
+        assert!(awake_pairs[..260].iter().all(|&k| k == MAX_PAIRS_PER_BODY), "{awake_pairs:?}");
+        assert!(awake_pairs[260..300].iter().all(|&k| k == 39), "{awake_pairs:?}");
+        // Pairs with a passive body are all kept: 300 · 100.
+        assert_eq!(passive_pairs, 30_000);
+        // The scratch counts are left at zero for the next step.
+        assert!(broad.kept_per_slot.iter().all(|&k| k == 0));
+        // The kept pairs are those of the uncapped sweep, in its order.
+        let mut uncapped = Vec::new();
+        broad.sweep_bands_uncapped(&mut uncapped);
+        let mut rest = uncapped.iter();
+        assert!(pairs.iter().all(|p| rest.any(|q| q == p)), "a subsequence of the sweep");
     }
 
     #[test]

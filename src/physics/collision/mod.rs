@@ -1,6 +1,7 @@
 //! Collision detection (§5): which bodies touch, where and how deep.
 //!
 //! [`broad_phase`] finds the candidate pairs by sweep and prune over the bodies' boxes;
+//! [`pair_cap`] keeps a pile added at one point from making n² pairs;
 //! [`narrow_phase`] tests each candidate exactly (circle/circle, circle/rectangle,
 //! rectangle/rectangle); [`walls`] tests the bodies against the four walls; [`mixing`]
 //! mixes the two materials of a contact. [`ray`] and [`shape_cast`] meet the shapes with
@@ -9,6 +10,7 @@
 mod broad_phase;
 mod mixing;
 mod narrow_phase;
+mod pair_cap;
 mod ray;
 mod shape_cast;
 mod walls;

@@ -1,0 +1,95 @@
+//! Pathological input that must stay bounded (issue 14, R-REST-4): many bodies added at
+//! one point, where every pair overlaps. The broad phase caps the awake pairs per body
+//! (docs/physics.md, D7); `examples/pile_at_one_point.rs` measures the full 5,000-body case
+//! in a release build.
+
+use bevy_sandbox_physics::physics::{BodyDesc, PhysicsConfig, World, collide};
+use glam::Vec2;
+
+/// The broad phase's cap on awake pairs per body (D7); private to the crate, repeated here.
+const MAX_PAIRS_PER_BODY: usize = 64;
+
+/// Body `i` of the pile, as in `examples/pile_at_one_point.rs`: circles of radius 12 to
+/// 20 px and boxes of 24 to 40 px, all centred on `point`.
+fn pile_body(i: usize, point: Vec2) -> BodyDesc {
+    let k = (i / 2 % 5) as f32;
+    if i.is_multiple_of(2) {
+        BodyDesc::circle(12.0 + 2.0 * k, point)
+    } else {
+        BodyDesc::rect(Vec2::new(24.0 + 4.0 * k, 40.0 - 4.0 * k), point)
+    }
+}
+
+fn pile_at_one_point(count: usize, size: Vec2) -> World {
+    let mut world = World::new(size, PhysicsConfig::default()).expect("default config");
+    for i in 0..count {
+        world.add_body(pile_body(i, size / 2.0)).expect("a valid body");
+    }
+    world
+}
+
+/// The deepest overlap of any two bodies, px, every pair tested.
+fn deepest_pair(w: &World) -> f32 {
+    let bodies: Vec<_> = w.bodies().map(|(_, b)| (b.shape(), b.position())).collect();
+    let mut deepest = 0.0_f32;
+    for (i, (sa, pa)) in bodies.iter().enumerate() {
+        for (sb, pb) in &bodies[i + 1..] {
+            if let Some(m) = collide(sa, *pa, sb, *pb) {
+                deepest = deepest.max(m.depth);
+            }
+        }
+    }
+    deepest
+}
+
+/// Bodies with a non-finite position or velocity, or with the centre outside the world.
+fn broken_bodies(w: &World) -> usize {
+    let (min, max) = w.bounds();
+    w.bodies()
+        .filter(|(_, b)| {
+            let (p, v) = (b.position(), b.velocity());
+            !p.is_finite() || !v.is_finite() || p.cmplt(min).any() || p.cmpgt(max).any()
+        })
+        .count()
+}
+
+#[test]
+fn a_pile_at_one_point_gets_at_most_the_capped_pairs_and_spreads_without_nan_r_rest_4() {
+    // 600 bodies at one point: 599 overlapping partners each, over nine times the cap, and
+    // 179,700 pairs uncapped. Capped, at most n·cap/2 = 19,200 (each pair uses up one of
+    // the cap of each of its two bodies); in the dev profile the test takes a few seconds.
+    let n = 600;
+    let mut world = pile_at_one_point(n, Vec2::new(1600.0, 1200.0));
+    let dt = PhysicsConfig::default().time_step;
+    world.step(dt).expect("a valid dt");
+    let first = world.stats().pairs;
+    assert!(first <= n * MAX_PAIRS_PER_BODY / 2, "first step: {first} pairs");
+    // Not vacuous: the cap is reached, the pile is pathological.
+    assert!(first > n * MAX_PAIRS_PER_BODY / 4, "first step: {first} pairs");
+    let start = deepest_pair(&world);
+    for _ in 0..3 * 120 {
+        world.step(dt).expect("a valid dt");
+        assert!(world.stats().pairs <= n * MAX_PAIRS_PER_BODY / 2);
+    }
+    assert_eq!(broken_bodies(&world), 0, "NaN or escaped bodies");
+    // The pile spreads: after 3 s the pairs are those of a pile, a few per body.
+    assert!(world.stats().pairs < 4 * n, "{} pairs after 3 s", world.stats().pairs);
+    let end = deepest_pair(&world);
+    assert!(end < start, "deepest overlap {start} px after one step, {end} px after 3 s");
+}
+
+#[test]
+#[ignore = "fails today (release: 24.5 px after 10 s, 3,061 pairs deeper than slop + 1 px; see \
+            docs/physics.md D7); run with --release -- --ignored"]
+fn five_thousand_bodies_at_one_point_separate_within_ten_seconds_r_rest_4() {
+    let n = 5000;
+    let mut world = pile_at_one_point(n, Vec2::new(4800.0, 2400.0));
+    let config = PhysicsConfig::default();
+    for _ in 0..10 * 120 {
+        world.step(config.time_step).expect("a valid dt");
+    }
+    assert_eq!(broken_bodies(&world), 0, "NaN or escaped bodies");
+    let deepest = deepest_pair(&world);
+    // R-REST-4 as issue 14 states it: no overlap beyond the slop + 1 px after 10 s.
+    assert!(deepest <= config.penetration_slop + 1.0, "deepest overlap {deepest} px");
+}
