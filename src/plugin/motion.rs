@@ -12,7 +12,7 @@ use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
-use super::events::{CollisionEventsEnabled, Sensor};
+use super::events::{CollisionEventsEnabled, Sensor, set_contact_rules};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
 use crate::physics::{BodyHandle, CollisionLayers, PhysicsError, WallId};
 
@@ -237,7 +237,7 @@ pub(crate) fn apply_removed_game_components(
         Has<GravityScale>,
         Has<Sensor>,
         Has<CollisionEventsEnabled>,
-        Has<CollisionLayers>,
+        Option<&CollisionLayers>,
     )>,
 ) {
     if removals.0.is_empty() {
@@ -261,18 +261,9 @@ pub(crate) fn apply_removed_game_components(
         if !scale && world.gravity_scale(handle).is_ok_and(|s| s != 1.0) {
             let _ = world.set_gravity_scale(handle, 1.0);
         }
-        let Some(body) = world.body(handle) else { continue };
-        let (was_sensor, was_reporting, old_layers) =
-            (body.is_sensor(), body.reports_collisions(), body.layers());
-        if !sensor && was_sensor {
-            let _ = world.set_sensor(handle, false);
-        }
-        if !events && was_reporting {
-            let _ = world.set_collision_events(handle, false);
-        }
-        if !layers && old_layers != CollisionLayers::ALL {
-            let _ = world.set_layers(handle, CollisionLayers::ALL);
-        }
+        // What the remaining components say; a removed one says the default.
+        let layers = layers.copied().unwrap_or_default();
+        set_contact_rules(world, handle, sensor, events, layers);
     }
 }
 
