@@ -15,7 +15,7 @@
 
 use std::time::{Duration, Instant};
 
-use bevy_sandbox_physics::physics::{BodyDesc, PhysicsConfig, World, collide};
+use bevy_sandbox_physics::physics::{BodyDesc, PhysicsConfig, World, collide, scenes};
 use glam::Vec2;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -36,7 +36,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // without overlaps.
     let grid = std::env::var_os("PILE_GRID").is_some();
     let columns = ((width - 44.0) / 44.0) as usize;
-    for i in 0..count {
+    for (i, desc) in scenes::at_one_point(count, size).bodies.into_iter().enumerate() {
         let at = if grid {
             Vec2::new(44.0 + (i % columns) as f32 * 44.0, 44.0 + (i / columns) as f32 * 44.0)
         } else if std::env::var_os("PILE_JITTER").is_some() {
@@ -46,7 +46,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         } else {
             point
         };
-        world.add_body(pile_body(i, at))?;
+        world.add_body(BodyDesc { position: at, ..desc })?;
     }
     println!("{count} bodies at {point} in a {width} × {height} px world, dt = {dt} s");
     println!("peak memory after adding: {}", peak_memory());
@@ -89,17 +89,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!("slowest step overall: {slowest_overall:?}; peak memory: {}", peak_memory());
     Ok(())
-}
-
-/// Body `i` of the pile: circles of radius 12 to 20 px and boxes of 24 to 40 px, all centred
-/// on `point`.
-fn pile_body(i: usize, point: Vec2) -> BodyDesc {
-    let k = (i / 2 % 5) as f32;
-    if i.is_multiple_of(2) {
-        BodyDesc::circle(12.0 + 2.0 * k, point)
-    } else {
-        BodyDesc::rect(Vec2::new(24.0 + 4.0 * k, 40.0 - 4.0 * k), point)
-    }
 }
 
 /// The deepest overlap of any two bodies, px, and how many pairs overlap more than `limit`:

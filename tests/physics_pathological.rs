@@ -3,43 +3,17 @@
 //! (docs/physics.md, D7); `examples/pile_at_one_point.rs` measures the full 5,000-body case
 //! in a release build.
 
-use bevy_sandbox_physics::physics::{BodyDesc, PhysicsConfig, World, collide};
+mod common;
+
+use bevy_sandbox_physics::physics::{PhysicsConfig, World, scenes};
+use common::deepest_pair;
 use glam::Vec2;
 
 /// The broad phase's cap on awake pairs per body (D7); private to the crate, repeated here.
 const MAX_PAIRS_PER_BODY: usize = 64;
 
-/// Body `i` of the pile, as in `examples/pile_at_one_point.rs`: circles of radius 12 to
-/// 20 px and boxes of 24 to 40 px, all centred on `point`.
-fn pile_body(i: usize, point: Vec2) -> BodyDesc {
-    let k = (i / 2 % 5) as f32;
-    if i.is_multiple_of(2) {
-        BodyDesc::circle(12.0 + 2.0 * k, point)
-    } else {
-        BodyDesc::rect(Vec2::new(24.0 + 4.0 * k, 40.0 - 4.0 * k), point)
-    }
-}
-
 fn pile_at_one_point(count: usize, size: Vec2) -> World {
-    let mut world = World::new(size, PhysicsConfig::default()).expect("default config");
-    for i in 0..count {
-        world.add_body(pile_body(i, size / 2.0)).expect("a valid body");
-    }
-    world
-}
-
-/// The deepest overlap of any two bodies, px, every pair tested.
-fn deepest_pair(w: &World) -> f32 {
-    let bodies: Vec<_> = w.bodies().map(|(_, b)| (b.shape(), b.position())).collect();
-    let mut deepest = 0.0_f32;
-    for (i, (sa, pa)) in bodies.iter().enumerate() {
-        for (sb, pb) in &bodies[i + 1..] {
-            if let Some(m) = collide(sa, *pa, sb, *pb) {
-                deepest = deepest.max(m.depth);
-            }
-        }
-    }
-    deepest
+    scenes::at_one_point(count, size).build(PhysicsConfig::default()).expect("a valid scene")
 }
 
 /// Bodies with a non-finite position or velocity, or with the centre outside the world.

@@ -10,9 +10,12 @@
 //! today's solver (release build, `examples/sleep_times.rs` prints them all); run them with
 //! `cargo test --no-default-features --test physics_piles -- --ignored`.
 
+mod common;
+
 use std::collections::HashSet;
 
-use bevy_sandbox_physics::physics::{PhysicsConfig, World, collide, scenes};
+use bevy_sandbox_physics::physics::{PhysicsConfig, scenes};
+use common::{deepest_in_wall, deepest_pair};
 
 /// The time R-REST-3 allows from the last arrival to sleep, s.
 const ALLOWED: f32 = 5.0;
@@ -67,37 +70,6 @@ fn run_until_asleep_after_arrival(scene: &scenes::Scene) -> Asleep {
         }
     }
     panic!("{}: still {} bodies awake after 20 s", scene.name, w.stats().awake);
-}
-
-/// The deepest overlap of any two bodies, px. Sleeping pairs have no contact to report it,
-/// so the bodies are tested directly: sorted by their left edge, each against those whose
-/// boxes can still reach it.
-fn deepest_pair(w: &World) -> f32 {
-    let mut bodies: Vec<_> = w.bodies().map(|(_, b)| (b.aabb(), b.shape(), b.position())).collect();
-    bodies.sort_by(|a, b| a.0.0.x.total_cmp(&b.0.0.x));
-    let mut deepest = 0.0_f32;
-    for (i, ((_, max_a), sa, pa)) in bodies.iter().enumerate() {
-        for ((min_b, _), sb, pb) in bodies[i + 1..].iter() {
-            if min_b.x > max_a.x {
-                break;
-            }
-            if let Some(m) = collide(sa, *pa, sb, *pb) {
-                deepest = deepest.max(m.depth);
-            }
-        }
-    }
-    deepest
-}
-
-/// How deep any body is inside the walls, px.
-fn deepest_in_wall(w: &World) -> f32 {
-    let (min, max) = w.bounds();
-    w.bodies()
-        .map(|(_, b)| {
-            let (low, high) = b.aabb();
-            (min - low).max_element().max((high - max).max_element())
-        })
-        .fold(0.0, f32::max)
 }
 
 /// R-REST-3 and R-REST-2 for one scene: asleep within [`ALLOWED`] of the last arrival, and

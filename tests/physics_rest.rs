@@ -3,36 +3,9 @@
 
 mod common;
 
-use bevy_sandbox_physics::physics::{BodyDesc, PhysicsConfig, Shape, World, collide, scenes};
+use bevy_sandbox_physics::physics::{BodyDesc, PhysicsConfig, Shape, World, scenes};
 use common::*;
 use glam::Vec2;
-
-/// How deep any body is inside the walls, px (from the bodies, not the contacts: a
-/// sleeping body has no contact).
-fn deepest_in_wall(w: &World) -> f32 {
-    let (min, max) = w.bounds();
-    w.bodies()
-        .map(|(_, b)| {
-            let (low, high) = b.aabb();
-            (min - low).max_element().max((high - max).max_element())
-        })
-        .fold(0.0, f32::max)
-}
-
-/// The deepest overlap of any two bodies, px, by testing every pair (sleeping pairs have
-/// no contact to report it).
-fn deepest_pair(w: &World) -> f32 {
-    let bodies: Vec<_> = w.bodies().map(|(_, b)| (b.shape(), b.position())).collect();
-    let mut deepest = 0.0_f32;
-    for (i, (sa, pa)) in bodies.iter().enumerate() {
-        for (sb, pb) in &bodies[i + 1..] {
-            if let Some(m) = collide(sa, *pa, sb, *pb) {
-                deepest = deepest.max(m.depth);
-            }
-        }
-    }
-    deepest
-}
 
 /// Steps until every body sleeps (at most `limit` steps): the step, and the deepest pair
 /// overlap and wall penetration frozen then.

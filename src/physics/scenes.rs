@@ -191,6 +191,24 @@ pub fn pour(count: usize, seed: u64) -> Scene {
     Scene { name: format!("pour_{count}"), size: Vec2::new(width, height), bodies }
 }
 
+/// `count` bodies all centred on the middle of a `size` world: circles of radius 12 to 20 px
+/// and boxes of 24 to 40 px, alternating. Every pair overlaps at the start: the
+/// pathological case of R-REST-4 (issue 14), which the pair cap (D7) keeps bounded.
+pub fn at_one_point(count: usize, size: Vec2) -> Scene {
+    let point = size / 2.0;
+    let bodies = (0..count)
+        .map(|i| {
+            let k = (i / 2 % 5) as f32;
+            if i.is_multiple_of(2) {
+                BodyDesc::circle(12.0 + 2.0 * k, point)
+            } else {
+                BodyDesc::rect(Vec2::new(24.0 + 4.0 * k, 40.0 - 4.0 * k), point)
+            }
+        })
+        .collect();
+    Scene { name: format!("at_one_point_{count}"), size, bodies }
+}
+
 /// `count` circles of mixed radii (12–20 px) packed in a grid of [`LARGE_ROWS`] rows just
 /// above the floor of a world whose width grows with `count`, with a few px of random
 /// sideways offset so that no column is a perfect (unstable) stack.

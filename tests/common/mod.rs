@@ -1,7 +1,7 @@
 //! Helpers shared by the physics tests.
 #![allow(dead_code)]
 
-use bevy_sandbox_physics::physics::{BodyDesc, BodyHandle, PhysicsConfig, World};
+use bevy_sandbox_physics::physics::{BodyDesc, BodyHandle, PhysicsConfig, World, collide};
 use glam::Vec2;
 
 /// Default time step, 1/120 s.
@@ -71,4 +71,31 @@ pub fn run_until_asleep(world: &mut World, max_steps: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// The deepest overlap of any two bodies, px, by testing every pair (sleeping pairs have no
+/// contact to report it).
+pub fn deepest_pair(w: &World) -> f32 {
+    let bodies: Vec<_> = w.bodies().map(|(_, b)| (b.shape(), b.position())).collect();
+    let mut deepest = 0.0_f32;
+    for (i, (sa, pa)) in bodies.iter().enumerate() {
+        for (sb, pb) in &bodies[i + 1..] {
+            if let Some(m) = collide(sa, *pa, sb, *pb) {
+                deepest = deepest.max(m.depth);
+            }
+        }
+    }
+    deepest
+}
+
+/// How deep any body is inside the walls, px (from the bodies, not the contacts: a sleeping
+/// body has no contact).
+pub fn deepest_in_wall(w: &World) -> f32 {
+    let (min, max) = w.bounds();
+    w.bodies()
+        .map(|(_, b)| {
+            let (low, high) = b.aabb();
+            (min - low).max_element().max((high - max).max_element())
+        })
+        .fold(0.0, f32::max)
 }
