@@ -3,30 +3,16 @@
 //! (only the sets and the schedule users order against). A change to the API changes this
 //! list on purpose.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
+
+use common::exported;
 
 fn plugin_root() -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/plugin/mod.rs");
     fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// The names the `pub use` statements of `source` export, in order.
-fn exported(source: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    let mut rest = source;
-    while let Some(start) = rest.find("\npub use ") {
-        let statement = &rest[start + 9..];
-        let end = statement.find(';').expect("a pub use ends with ;");
-        let list = &statement[..end];
-        let inner = match (list.find('{'), list.rfind('}')) {
-            (Some(open), Some(close)) => &list[open + 1..close],
-            _ => list.rsplit("::").next().unwrap_or(list),
-        };
-        names.extend(inner.split(',').map(str::trim).filter(|n| !n.is_empty()).map(String::from));
-        rest = &statement[end..];
-    }
-    names
 }
 
 #[test]

@@ -99,3 +99,22 @@ pub fn deepest_in_wall(w: &World) -> f32 {
         })
         .fold(0.0, f32::max)
 }
+
+/// The names the `pub use` statements of `source` export, in order (for the public-API
+/// tests).
+pub fn exported(source: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = source;
+    while let Some(start) = rest.find("\npub use ") {
+        let statement = &rest[start + 9..];
+        let end = statement.find(';').expect("a pub use ends with ;");
+        let list = &statement[..end];
+        let inner = match (list.find('{'), list.rfind('}')) {
+            (Some(open), Some(close)) => &list[open + 1..close],
+            _ => list.rsplit("::").next().unwrap_or(list),
+        };
+        names.extend(inner.split(',').map(str::trim).filter(|n| !n.is_empty()).map(String::from));
+        rest = &statement[end..];
+    }
+    names
+}
