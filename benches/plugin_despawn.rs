@@ -1,5 +1,5 @@
 //! `cargo bench --bench plugin_despawn`: despawning and clearing many bodies through the Bevy
-//! layer (issue 16, issue 19): linear in the bodies, under 5 ms for 10,000.
+//! layer (issue 16, issue 19, R-PLUG-3): linear in the bodies, under 5 ms for 10,000.
 //!
 //! ```sh
 //! cargo bench --bench plugin_despawn                 # 2,500 to 20,000 bodies, 5 runs each

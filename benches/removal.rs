@@ -1,6 +1,6 @@
 //! `cargo bench --no-default-features --bench removal`: the time to clear a world and to
 //! remove many of its bodies at once, awake and asleep, from 2,500 to 20,000 bodies
-//! (issue 16, issue 19: linear in the bodies, under 5 ms at 20,000).
+//! (issue 16, issue 19, R-PLUG-3: linear in the bodies, under 5 ms at 20,000).
 //!
 //! Each case is the `large` pile of that many circles, either as built (awake) or after it
 //! has fallen asleep. criterion times the call on a fresh clone of the world each time.
