@@ -235,6 +235,34 @@ fn walls_do_not_join_islands_r_slp_2() {
     assert_eq!(w.stats().awake_islands, 2);
 }
 
+/// R-LAB-3: `island_size` (the inspector's figure) agrees with `islands()` for every body,
+/// awake and asleep, while a mixed pile settles; static bodies are in no island.
+#[test]
+fn island_size_counts_the_members_islands_lists_r_lab_3() {
+    let scene = bevy_sandbox_physics::physics::scenes::mixed(60, 1);
+    let mut w = scene.build(PhysicsConfig::default()).unwrap();
+    let shelf = add(&mut w, BodyDesc::rect(Vec2::new(80.0, 24.0), Vec2::new(40.0, 300.0)).fixed());
+    let (mut checked_awake, mut checked_asleep) = (0, 0);
+    for step in 0..1200 {
+        w.step(DT).unwrap();
+        if step % 60 != 0 {
+            continue;
+        }
+        let islands = w.islands();
+        for island in &islands {
+            for &handle in &island.bodies {
+                assert_eq!(w.island_size(handle), Some(island.bodies.len()), "step {step}");
+                if island.sleeping { checked_asleep += 1 } else { checked_awake += 1 }
+            }
+        }
+        assert_eq!(w.island_size(shelf), None, "a static body is in no island");
+    }
+    assert!(
+        checked_awake > 0 && checked_asleep > 0,
+        "{checked_awake} awake, {checked_asleep} asleep"
+    );
+}
+
 /// R-POS-3: ordinary impacts at max speed never trigger the emergency brake, and a held body
 /// squeezing another into a wall leaves no body deeper than max_wall_penetration.
 #[test]

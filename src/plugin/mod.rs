@@ -111,7 +111,10 @@ pub use interpolation::PhysicsInterpolationPlugin;
 pub use motion::{BodyError, ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 #[cfg(feature = "panel")]
 pub use panel::{
-    PhysicsPanel, PhysicsPanelParams, PhysicsPanelPlugin, physics_panel_ui, show_physics_panel,
+    BodyInspector, BodyInspectorParams, CLICK_SLOP, MAX_POINTS_PER_LINE, PhaseMillis, PhysicsPanel,
+    PhysicsPanelParams, PhysicsPanelPlugin, PhysicsPlots, PlotSample, body_inspector_ui,
+    physics_panel_ui, physics_plots_ui, show_body_inspector, show_physics_panel,
+    show_physics_plots,
 };
 pub use physics_world::{BodyContact, Contact, PhysicsWarning, PhysicsWorld};
 pub use picking::{BodyPickingPlugin, BodyPickingSystems, HoveredBodies};

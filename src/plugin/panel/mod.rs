@@ -20,7 +20,17 @@
 //! Accepted changes are written to the [`PhysicsConfig`] resource, which the plugin hands to
 //! the core before the next step (and a new `time_step` re-times `FixedUpdate`).
 
+mod inspector;
 mod parameters;
+mod plots;
+
+pub use inspector::{
+    BodyInspector, BodyInspectorParams, CLICK_SLOP, body_inspector_ui, show_body_inspector,
+};
+pub use plots::{
+    MAX_POINTS_PER_LINE, PhaseMillis, PhysicsPlots, PlotSample, physics_plots_ui,
+    show_physics_plots,
+};
 
 use bevy::ecs::system::SystemParam;
 use bevy::picking::pointer::{PointerId, PointerLocation};
@@ -38,6 +48,7 @@ use super::drag::{DragSettings, PointerCapture};
 use super::physics_world::PhysicsWorld;
 use super::picking::BodyPickingSystems;
 use super::presets::{self, BUILTIN_PRESETS};
+use super::schedule::PhysicsSystems;
 use crate::physics::PhysicsConfig;
 
 /// The live-tuning panel (feature `panel`): an egui window with the run-time controls, the
@@ -64,7 +75,15 @@ pub struct PhysicsPanelPlugin {
 impl Plugin for PhysicsPanelPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<PhysicsPanel>()
-            .add_systems(PreUpdate, capture_egui_pointers.in_set(BodyPickingSystems::Capture));
+            .init_resource::<PhysicsPlots>()
+            .init_resource::<BodyInspector>()
+            .add_systems(PreUpdate, capture_egui_pointers.in_set(BodyPickingSystems::Capture))
+            .add_systems(
+                FixedUpdate,
+                plots::record_plot_sample
+                    .after(PhysicsSystems::Writeback)
+                    .run_if(plots::plots_open),
+            );
         if !app.is_plugin_added::<bevy::render::RenderPlugin>() {
             debug!("PhysicsPanelPlugin: no RenderPlugin, so no egui panel (headless app)");
             return;
@@ -72,12 +91,22 @@ impl Plugin for PhysicsPanelPlugin {
         if !app.is_plugin_added::<EguiPlugin>() {
             app.add_plugins(EguiPlugin::default());
         }
-        app.add_systems(EguiPrimaryContextPass, physics_panel_system);
+        app.add_systems(
+            EguiPrimaryContextPass,
+            (physics_panel_system, physics_plots_system, body_inspector_system),
+        );
         if self.walls_clear_panels {
             app.add_systems(
                 EguiPrimaryContextPass,
                 keep_walls_clear_of_panels.after(physics_panel_system),
             );
+        }
+    }
+
+    fn finish(&self, app: &mut App) {
+        // Clicks pin bodies in the inspector where the drag controller sees presses.
+        if app.is_plugin_added::<bevy::picking::PickingPlugin>() {
+            app.add_systems(PreUpdate, inspector::pin_clicked_body.after(BodyPickingSystems::Drag));
         }
     }
 }
@@ -147,6 +176,35 @@ pub struct PhysicsPanelParams<'w> {
     pub panel: ResMut<'w, PhysicsPanel>,
     /// Drag settings, when picking is on.
     pub drag: Option<ResMut<'w, DragSettings>>,
+    /// What the app keeps clear at the window's edges: the panel opens below the top inset.
+    pub insets: Option<Res<'w, WallInsets>>,
+}
+
+/// Where the windows of the panel open: 8 px below the top [`WallInsets`] (an app's bar).
+fn window_top(insets: Option<&WallInsets>) -> f32 {
+    insets.map_or(0.0, |insets| insets.top) + 8.0
+}
+
+fn physics_plots_system(
+    mut contexts: EguiContexts,
+    mut plots: ResMut<PhysicsPlots>,
+    insets: Option<Res<WallInsets>>,
+) -> Result {
+    if plots.open {
+        show_physics_plots(contexts.ctx_mut()?, &mut plots, window_top(insets.as_deref()));
+    }
+    Ok(())
+}
+
+fn body_inspector_system(
+    mut contexts: EguiContexts,
+    mut params: BodyInspectorParams,
+    insets: Option<Res<WallInsets>>,
+) -> Result {
+    if params.inspector.pinned.is_some() {
+        show_body_inspector(contexts.ctx_mut()?, &mut params, window_top(insets.as_deref()));
+    }
+    Ok(())
 }
 
 fn physics_panel_system(mut contexts: EguiContexts, mut params: PhysicsPanelParams) -> Result {
@@ -158,13 +216,14 @@ fn physics_panel_system(mut contexts: EguiContexts, mut params: PhysicsPanelPara
 /// Shows the panel window (when [`PhysicsPanel::open`]).
 pub fn show_physics_panel(ctx: &egui::Context, params: &mut PhysicsPanelParams) {
     let mut open = params.panel.open;
+    let top = window_top(params.insets.as_deref());
     egui::Window::new("Physics")
         .id(egui::Id::new("bevy_sandbox_physics_panel"))
         .open(&mut open)
-        .default_pos(egui::pos2(8.0, 8.0))
+        .default_pos(egui::pos2(8.0, top))
         .default_width(380.0)
         // As tall as the screen allows; the contents scroll below that.
-        .default_height(ctx.content_rect().height() - 16.0)
+        .default_height(ctx.content_rect().height() - top - 8.0)
         .vscroll(true)
         .show(ctx, |ui| physics_panel_ui(ui, params));
     if open != params.panel.open {

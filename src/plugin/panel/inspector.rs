@@ -1,0 +1,283 @@
+//! The body inspector (R-LAB-3): a click on a body (a press and a release without a drag in
+//! between) pins a window with everything the simulation knows about it — shape, mass,
+//! inertia, material, pose, velocity, spin, island, sleep timer — and its contacts of the last
+//! step with their normal and friction impulses.
+//!
+//! The material, position, velocity and spin are editable. An edit is written to the body's
+//! components ([`PhysicsMaterial`], `Transform`, [`LinearVelocity`], [`AngularVelocity`])
+//! exactly as game code would write them, so it takes effect on the next step, wakes the
+//! body's island, and a refused value is reported and put back like any other write.
+
+use bevy::ecs::system::SystemParam;
+use bevy::picking::pointer::{PointerAction, PointerButton, PointerId, PointerInput};
+use bevy::platform::collections::HashMap;
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use super::super::components::{AngularVelocity, Collider, LinearVelocity, PhysicsMaterial};
+use super::super::drag::PointerCapture;
+use super::super::physics_world::PhysicsWorld;
+use super::super::picking::HoveredBodies;
+use crate::physics::{Body, BodyKind, Shape};
+
+/// How far a pointer may move between press and release for a click, logical px: farther is
+/// a drag or a throw, which pins nothing.
+pub const CLICK_SLOP: f32 = 4.0;
+
+/// Which body the inspector shows.
+#[derive(Resource, Debug)]
+pub struct BodyInspector {
+    /// The body shown; the window is open while this is `Some`.
+    pub pinned: Option<Entity>,
+    /// Whether a click on a body pins it. Default true.
+    pub pick_on_click: bool,
+    /// Bodies pressed on and where, per pointer, until the release.
+    presses: HashMap<PointerId, (Entity, Vec2)>,
+}
+
+impl Default for BodyInspector {
+    fn default() -> Self {
+        Self { pinned: None, pick_on_click: true, presses: HashMap::default() }
+    }
+}
+
+/// Pins the body a pointer clicks: pressed and released with the primary button, moved no
+/// more than [`CLICK_SLOP`] in between. Presses a UI layer captured count for nothing.
+pub(super) fn pin_clicked_body(
+    mut inputs: MessageReader<PointerInput>,
+    hovered: HoveredBodies,
+    capture: Res<PointerCapture>,
+    mut inspector: ResMut<BodyInspector>,
+) {
+    for input in inputs.read() {
+        let pointer = input.pointer_id;
+        match input.action {
+            PointerAction::Press(PointerButton::Primary) => {
+                inspector.presses.remove(&pointer);
+                if !inspector.pick_on_click || capture.is_captured(&pointer) {
+                    continue;
+                }
+                if let Some(entity) = hovered.get(&pointer) {
+                    inspector.presses.insert(pointer, (entity, input.location.position));
+                }
+            }
+            PointerAction::Release(PointerButton::Primary) => {
+                let Some((entity, at)) = inspector.presses.remove(&pointer) else { continue };
+                if input.location.position.distance(at) <= CLICK_SLOP {
+                    inspector.pinned = Some(entity);
+                }
+            }
+            PointerAction::Cancel => {
+                inspector.presses.remove(&pointer);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Everything the inspector reads and edits.
+#[derive(SystemParam)]
+pub struct BodyInspectorParams<'w, 's> {
+    /// Which body is shown.
+    pub inspector: ResMut<'w, BodyInspector>,
+    /// The simulation.
+    pub physics: Res<'w, PhysicsWorld>,
+    /// The editable components of the bodies.
+    #[allow(clippy::type_complexity)]
+    pub bodies: Query<
+        'w,
+        's,
+        (
+            &'static mut Transform,
+            &'static mut LinearVelocity,
+            &'static mut AngularVelocity,
+            &'static mut PhysicsMaterial,
+        ),
+        With<Collider>,
+    >,
+}
+
+/// Shows the inspector window while a body is pinned; closing it unpins the body. It opens
+/// `top` px below the top of the window.
+pub fn show_body_inspector(ctx: &egui::Context, params: &mut BodyInspectorParams, top: f32) {
+    let Some(entity) = params.inspector.pinned else { return };
+    let mut open = true;
+    egui::Window::new("Body")
+        .id(egui::Id::new("bevy_sandbox_physics_inspector"))
+        .open(&mut open)
+        .default_pos(egui::pos2(
+            400.0_f32.min(ctx.content_rect().right() - 340.0).max(8.0),
+            top + 40.0,
+        ))
+        .default_width(330.0)
+        .resizable(false)
+        .show(ctx, |ui| body_inspector_ui(ui, entity, params));
+    if !open {
+        params.inspector.pinned = None;
+    }
+}
+
+/// A drag value for a real number with a unit.
+fn number<'a>(value: &'a mut f32, unit: &str, speed: f64) -> egui::DragValue<'a> {
+    egui::DragValue::new(value).speed(speed).suffix(format!(" {unit}")).max_decimals(3)
+}
+
+/// Draws the inspector for `entity`.
+pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyInspectorParams) {
+    let physics = &*params.physics;
+    let body =
+        physics.handle(entity).and_then(|handle| Some((handle, physics.world().body(handle)?)));
+    let (Some((handle, body)), Ok((mut transform, mut velocity, mut spin, mut material))) =
+        (body, params.bodies.get_mut(entity))
+    else {
+        ui.label(format!("{entity} is not simulated (despawned or refused)."));
+        if ui.button("Unpin").clicked() {
+            params.inspector.pinned = None;
+        }
+        return;
+    };
+    let world = physics.world();
+    ui.label(format!("{entity}  ·  {}  ·  {}", kind_name(body), shape_text(body.shape())));
+    egui::Grid::new("body_inspector_state").num_columns(2).striped(true).show(ui, |ui| {
+        ui.label("Mass");
+        ui.monospace(mass_text(body));
+        ui.end_row();
+        ui.label("Inertia");
+        ui.monospace(inertia_text(body));
+        ui.end_row();
+
+        let mut m = material.0;
+        ui.label("Material");
+        ui.horizontal(|ui| {
+            ui.add(egui::DragValue::new(&mut m.density).speed(0.01).prefix("ρ ").range(0.001..=1.0e4))
+                .on_hover_text("Density: mass per px², 0.001 to 10 000");
+            ui.add(egui::DragValue::new(&mut m.friction).speed(0.01).prefix("μ ").range(0.0..=2.0))
+                .on_hover_text("Friction coefficient, mixed as √(μ_A·μ_B) (§8)");
+            ui.add(egui::DragValue::new(&mut m.restitution).speed(0.01).prefix("e ").range(0.0..=1.0))
+                .on_hover_text("Restitution, mixed as max(e_A, e_B) (§7)");
+        });
+        if m != material.0 {
+            material.0 = m;
+        }
+        ui.end_row();
+
+        let mut position = transform.translation.truncate();
+        ui.label("Position");
+        let moved = ui
+            .horizontal(|ui| {
+                let x = ui.add(number(&mut position.x, "px", 1.0).prefix("x "));
+                let y = ui.add(number(&mut position.y, "px", 1.0).prefix("y "));
+                x.changed() || y.changed()
+            })
+            .inner;
+        if moved {
+            transform.translation = position.extend(transform.translation.z);
+        }
+        ui.end_row();
+        ui.label("Angle");
+        ui.monospace(format!("{:.3} rad", transform.rotation.to_euler(EulerRot::XYZ).2));
+        ui.end_row();
+
+        let mut v = velocity.0;
+        ui.label("Velocity");
+        let changed = ui
+            .horizontal(|ui| {
+                let x = ui.add(number(&mut v.x, "px/s", 5.0).prefix("x "));
+                let y = ui.add(number(&mut v.y, "px/s", 5.0).prefix("y "));
+                x.changed() || y.changed()
+            })
+            .inner;
+        if changed {
+            velocity.0 = v;
+        }
+        ui.end_row();
+        ui.label("Speed");
+        ui.monospace(format!("{:.2} px/s", v.length()));
+        ui.end_row();
+        let mut w = spin.0;
+        ui.label("Spin");
+        if ui.add(number(&mut w, "rad/s", 0.05)).changed() {
+            spin.0 = w;
+        }
+        ui.end_row();
+
+        ui.label("Island");
+        let size = world.island_size(handle);
+        ui.monospace(match (body.sleep_island().filter(|_| body.is_sleeping()), size) {
+            (Some(id), Some(n)) => format!("asleep, #{id}, {n} bodies"),
+            (None, Some(n)) => format!("awake, {n} bodies"),
+            _ => "none".to_string(),
+        });
+        ui.end_row();
+        ui.label("Sleep timer");
+        let config = world.config();
+        ui.monospace(if body.is_sleeping() {
+            "asleep".to_string()
+        } else if config.sleeping_enabled {
+            format!("{:.2} / {:.2} s at rest", body.rest_time(), config.time_to_sleep)
+        } else {
+            "sleeping off".to_string()
+        })
+        .on_hover_text("Time below the sleep thresholds; the island sleeps when all its bodies reach time_to_sleep (§11)");
+        ui.end_row();
+        ui.label("Held");
+        ui.monospace(if body.is_held() { "by a pointer" } else { "no" });
+        ui.end_row();
+    });
+    ui.separator();
+    let contacts = physics.contacts_of(entity);
+    ui.label(format!("Contacts of the last step: {}", contacts.len()));
+    if contacts.is_empty() {
+        return;
+    }
+    egui::Grid::new("body_inspector_contacts").num_columns(5).striped(true).show(ui, |ui| {
+        for title in ["with", "normal", "depth", "Jn", "Jt"] {
+            ui.strong(title);
+        }
+        ui.end_row();
+        for contact in contacts.iter().take(16) {
+            ui.monospace(contact.other.map_or("wall".to_string(), |e| e.to_string()));
+            ui.monospace(format!("({:+.2}, {:+.2})", contact.normal.x, contact.normal.y));
+            ui.monospace(format!("{:.2} px", contact.depth));
+            ui.monospace(format!("{:.1}", contact.normal_impulse))
+                .on_hover_text("Normal impulse of the step, mass·px/s (≥ 0)");
+            // The impulse's part along the tangent (the normal turned a quarter counter-clockwise).
+            let tangent = Vec2::new(-contact.normal.y, contact.normal.x);
+            ui.monospace(format!("{:+.1}", contact.impulse.dot(tangent)))
+                .on_hover_text("Friction impulse of the step along the tangent, mass·px/s");
+            ui.end_row();
+        }
+    });
+    if contacts.len() > 16 {
+        ui.label(format!("… and {} more", contacts.len() - 16));
+    }
+}
+
+fn kind_name(body: &Body) -> &'static str {
+    match body.kind() {
+        BodyKind::Dynamic => "dynamic",
+        BodyKind::Static => "static",
+        BodyKind::Kinematic => "kinematic",
+    }
+}
+
+fn shape_text(shape: Shape) -> String {
+    match shape {
+        Shape::Circle { radius } => format!("circle r = {radius:.1} px"),
+        Shape::Rect { half_extents } => {
+            format!("rectangle {:.1} × {:.1} px", 2.0 * half_extents.x, 2.0 * half_extents.y)
+        }
+    }
+}
+
+fn mass_text(body: &Body) -> String {
+    if body.inverse_mass() > 0.0 { format!("{:.1}", body.mass()) } else { "∞ (immovable)".into() }
+}
+
+fn inertia_text(body: &Body) -> String {
+    if body.inverse_inertia() > 0.0 {
+        format!("{:.4e}", body.inertia())
+    } else {
+        "∞ (does not turn)".into()
+    }
+}
