@@ -38,7 +38,9 @@
 //! * `--size <w>x<h>`: window size in logical px (default 1600x900, or less to fit the screen).
 //! * `--bench <bodies> [--seconds <s>]`, `--smoke <dir>`: test tooling, see `dev/mod.rs`.
 
+mod bar;
 mod dev;
+mod lab;
 mod look;
 mod presets;
 mod tools;
@@ -119,10 +121,13 @@ fn main() -> ExitCode {
     let mut app = App::new();
     app.add_plugins((
         DefaultPlugins.set(WindowPlugin { primary_window: Some(window), ..default() }),
-        // The walls follow the window, leaving room for the panel (left) and the palette (right).
+        // The walls follow the window, leaving room for the bar (top) and for the windows
+        // docked at the left and right edges (the palette, and the panel when it is open).
         SandboxPhysicsPlugin::default().walls_follow_window(true).walls_clear_panels(true),
         look::LookPlugin,
         tools::ToolsPlugin,
+        lab::LabPlugin,
+        bar::BarPlugin,
     ))
     .insert_resource(PhysicsDebugDraw {
         enabled: false,

@@ -104,11 +104,19 @@ pub fn sliding_boxes(size: Vec2) -> Scene {
     Scene { name: "sliding_boxes".into(), size, bodies }
 }
 
+/// How many bodies the stress scene places in a world of `size` px: its grid at the smallest
+/// cell (bodies of `MIN_BODY_SIZE`, 0.5 px apart).
+pub fn stress_capacity(size: Vec2) -> usize {
+    let cell = 2.0 * MIN_BODY_SIZE + 0.5;
+    let along = |length: f32| (length / cell).floor().max(1.0) as usize;
+    along(size.x) * along(size.y)
+}
+
 /// Up to `count` small circles and boxes of every material on a grid that fills the world
 /// from the top, with small random velocities. The grid is 32 px wide where that leaves room
 /// for `count` bodies, down to 24.5 px (bodies of 12 px, 0.5 px apart) for big counts.
 pub fn stress(count: usize, size: Vec2) -> Scene {
-    let smallest_cell = 2.0 * MIN_BODY_SIZE + 0.5;
+    let smallest_cell = 2.0 * MIN_BODY_SIZE + 0.5; // as `stress_capacity` counts
     let grid = |cell: f32| {
         let columns = (size.x / cell).floor().max(1.0) as usize;
         (columns, (size.y / cell).floor().max(1.0) as usize)
@@ -190,6 +198,20 @@ mod tests {
     fn the_stress_scene_has_2000_bodies_in_a_full_hd_window_minus_the_panel() {
         let scene = stress(2000, Vec2::new(1360.0, 1080.0));
         assert_eq!(scene.bodies.len(), 2000);
+    }
+
+    #[test]
+    fn the_stress_scene_spawns_its_count_or_exactly_the_capacity_it_reports() {
+        for size in [Vec2::new(540.0, 850.0), Vec2::new(1360.0, 860.0), Vec2::new(1600.0, 870.0)] {
+            let capacity = stress_capacity(size);
+            for count in [100, 1000, 3000] {
+                let spawned = stress(count, size).bodies.len();
+                assert_eq!(spawned, count.min(capacity), "{count} bodies asked in {size}");
+            }
+        }
+        // The old layout's world (540 px between the panels) held fewer than 1,000.
+        assert!(stress_capacity(Vec2::new(540.0, 850.0)) < 1000);
+        assert!(stress_capacity(Vec2::new(1350.0, 860.0)) >= 1000);
     }
 
     #[test]

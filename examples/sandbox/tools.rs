@@ -21,7 +21,7 @@ pub const MAX_TOOL_SIZE: f32 = 80.0;
 /// Title of the palette window (egui id source too).
 pub const PALETTE_TITLE: &str = "Tools";
 /// Width of the palette window, px.
-const PALETTE_WIDTH: f32 = 230.0;
+pub const PALETTE_WIDTH: f32 = 230.0;
 
 /// The shape the palette spawns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -309,37 +309,29 @@ fn swatch(ui: &mut egui::Ui, color: Color, text: &str, selected: bool) -> egui::
 }
 
 /// The palette window; whether egui has the pointer or the keyboard.
-#[expect(clippy::too_many_arguments, reason = "the palette edits many resources")]
 fn palette_ui(
     mut contexts: EguiContexts,
     mut palette: ResMut<Palette>,
-    mut controls: ResMut<PhysicsControls>,
     mut debug: ResMut<PhysicsDebugDraw>,
     mut actions: MessageWriter<SandboxAction>,
     mut focus: ResMut<EguiFocus>,
-    physics: Res<PhysicsWorld>,
-    time: Res<Time<Real>>,
-    mut fps: Local<FpsMeter>,
+    bounds: Res<PhysicsBounds>,
+    insets: Res<WallInsets>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    fps.tick(time.delta_secs_f64());
     focus.pointer = ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui();
     focus.keyboard = ctx.egui_wants_keyboard_input();
 
     let mut open = palette.open;
     egui::Window::new(PALETTE_TITLE)
         .open(&mut open)
-        .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, 8.0))
+        .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, insets.top + 4.0))
         .default_width(PALETTE_WIDTH)
         .resizable(false)
         .vscroll(true)
         .show(ctx, |ui| {
             ui.set_width(PALETTE_WIDTH);
-            palette_contents(ui, &mut palette, &mut controls, &mut debug, &mut actions);
-            ui.separator();
-            let total = physics.len();
-            let asleep = physics.world().stats().sleeping;
-            ui.label(format!("{:.0} fps · {total} bodies · {asleep} asleep", fps.fps()));
+            palette_contents(ui, &mut palette, &mut debug, &mut actions, bounds.0.size());
         });
     palette.open = open;
     Ok(())
@@ -349,9 +341,9 @@ fn palette_ui(
 fn palette_contents(
     ui: &mut egui::Ui,
     palette: &mut Palette,
-    controls: &mut PhysicsControls,
     debug: &mut PhysicsDebugDraw,
     actions: &mut MessageWriter<SandboxAction>,
+    world_size: Vec2,
 ) {
     ui.strong("Spawn");
     ui.horizontal(|ui| {
@@ -398,6 +390,12 @@ fn palette_contents(
         }
     });
     ui.add(egui::Slider::new(&mut palette.stress_count, 100..=3000).text("stress bodies"));
+    let fits = presets::stress_capacity(world_size);
+    if palette.stress_count > fits {
+        ui.small(format!(
+            "Only {fits} fit in this world (bodies ≥ 24 px on a grid): the stress scene spawns {fits}."
+        ));
+    }
     ui.horizontal(|ui| {
         if ui.button("Reset (R)").clicked() {
             actions.write(SandboxAction::Reset);
@@ -406,20 +404,6 @@ fn palette_contents(
             actions.write(SandboxAction::Clear);
         }
     });
-
-    ui.separator();
-    ui.strong("Simulation");
-    ui.horizontal(|ui| {
-        let pause = if controls.paused { "▶ Resume (Space)" } else { "⏸ Pause (Space)" };
-        if ui.button(pause).clicked() {
-            controls.toggle_pause();
-        }
-        if ui.button("Step (N)").clicked() {
-            controls.paused = true;
-            controls.request_single_step();
-        }
-    });
-    ui.checkbox(&mut controls.gravity_enabled, "gravity (G)");
 
     ui.separator();
     ui.strong("Overlay (D)");

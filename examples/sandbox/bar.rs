@@ -1,0 +1,141 @@
+//! The slim bar at the top of the window: which windows are open, the run controls and the
+//! live figures (R-VIEW-1).
+//!
+//! Every window of the sandbox opens on demand from here (or by its key): the physics
+//! parameters, the tool palette, the lab, the plots. Only the palette is open at the start,
+//! so the world gets the window minus the bar and the palette's column, over 80 % of a
+//! 1600 × 900 window. A window moved against the left or right edge becomes a column the walls
+//! keep clear of (`walls_clear_panels`); one left in the middle floats over the world.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_sandbox_physics::plugin::{
+    BodyInspector, PhysicsPanel, PhysicsPlots, PhysicsStatistics, WallInsets,
+};
+use bevy_sandbox_physics::prelude::*;
+
+use crate::lab::LabWindow;
+use crate::tools::{EguiFocus, FpsMeter, Palette};
+
+/// Space between the bar and the top wall, px.
+const BAR_GAP: f32 = 4.0;
+
+/// The bar and the window toggles' keys.
+pub struct BarPlugin;
+
+impl Plugin for BarPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Startup, close_the_parameters_at_start)
+            .add_systems(Update, window_keys)
+            .add_systems(EguiPrimaryContextPass, top_bar);
+    }
+}
+
+/// The parameters open from the bar (or E): at the start the world gets the room.
+fn close_the_parameters_at_start(mut panel: ResMut<PhysicsPanel>) {
+    panel.open = false;
+}
+
+/// E, L, T: the parameters, the lab, the plots (P, the palette, is with the tools' keys).
+fn window_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    focus: Res<EguiFocus>,
+    mut panel: ResMut<PhysicsPanel>,
+    mut lab: ResMut<LabWindow>,
+    mut plots: ResMut<PhysicsPlots>,
+) {
+    if focus.keyboard {
+        return;
+    }
+    if keys.just_pressed(KeyCode::KeyE) {
+        panel.open = !panel.open;
+    }
+    if keys.just_pressed(KeyCode::KeyL) {
+        lab.open = !lab.open;
+    }
+    if keys.just_pressed(KeyCode::KeyT) {
+        plots.open = !plots.open;
+    }
+}
+
+/// The toggles, controls and figures; keeps the top wall below the bar.
+#[expect(clippy::too_many_arguments, reason = "the bar switches every window")]
+fn top_bar(
+    mut contexts: EguiContexts,
+    mut panel: ResMut<PhysicsPanel>,
+    mut palette: ResMut<Palette>,
+    mut lab: ResMut<LabWindow>,
+    mut plots: ResMut<PhysicsPlots>,
+    mut inspector: ResMut<BodyInspector>,
+    mut controls: ResMut<PhysicsControls>,
+    mut debug: ResMut<PhysicsDebugDraw>,
+    mut insets: ResMut<WallInsets>,
+    physics: Res<PhysicsWorld>,
+    statistics: Option<Res<PhysicsStatistics>>,
+    time: Res<Time<Real>>,
+    mut fps: Local<FpsMeter>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    fps.tick(time.delta_secs_f64());
+    let mut bar_ui = egui::Ui::new(
+        ctx.clone(),
+        "sandbox_bar".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.content_rect()),
+    );
+    let bar = egui::Panel::top("sandbox_bar").resizable(false).show(&mut bar_ui, |ui| {
+        ui.horizontal(|ui| {
+            toggle(ui, &mut panel.open, "⚙ Parameters", "E", "Every PhysicsConfig value, presets");
+            toggle(ui, &mut palette.open, "✚ Tools", "P", "What a click spawns; the scenes");
+            toggle(
+                ui,
+                &mut lab.open,
+                "🔬 Lab",
+                "L",
+                "Switch a rule of the physics off and see why it exists",
+            );
+            toggle(
+                ui,
+                &mut plots.open,
+                "📈 Plots",
+                "T",
+                "Energy, momentum, bodies awake, step time",
+            );
+            ui.toggle_value(&mut inspector.pick_on_click, "🔍 Inspect")
+                .on_hover_text("A click on a body (without dragging) pins its inspector");
+            ui.separator();
+            let pause = if controls.paused { "▶ Resume" } else { "⏸ Pause" };
+            if ui.button(pause).on_hover_text("Space").clicked() {
+                controls.toggle_pause();
+            }
+            if ui.button("Step").on_hover_text("N: one fixed step (pauses first)").clicked() {
+                controls.paused = true;
+                controls.request_single_step();
+            }
+            ui.checkbox(&mut controls.gravity_enabled, "Gravity").on_hover_text("G");
+            ui.checkbox(&mut debug.enabled, "Overlay")
+                .on_hover_text("D: contacts, normals, islands");
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let stats = physics.world().stats();
+                let step = statistics
+                    .as_deref()
+                    .map_or(String::new(), |s| format!(" · step {:.2} ms", s.step_time_ms()));
+                ui.monospace(format!(
+                    "{:.0} fps · {} bodies · {} awake{step}",
+                    fps.fps(),
+                    physics.len(),
+                    stats.awake
+                ));
+            });
+        });
+    });
+    let top = bar.response.rect.height() + BAR_GAP;
+    if (insets.top - top).abs() > 0.5 {
+        insets.top = top;
+    }
+    Ok(())
+}
+
+/// A window toggle with its key in the label's tooltip.
+fn toggle(ui: &mut egui::Ui, open: &mut bool, label: &str, key: &str, what: &str) {
+    ui.toggle_value(open, label).on_hover_text(format!("{what} ({key})"));
+}
