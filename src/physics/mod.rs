@@ -55,6 +55,8 @@ mod body;
 mod collision;
 mod config;
 mod math;
+#[cfg(feature = "serde")]
+mod scene_file;
 pub mod scenes;
 mod solver;
 mod timestep;
@@ -70,6 +72,7 @@ pub use config::{
 pub use timestep::FixedTimestep;
 pub use velocity_tracker::VelocityTracker;
 pub use world::{
-    CollisionEvent, ContactInfo, Island, PhaseTimings, PhysicsError, QueryFilter, RayHit, ShapeHit,
+    CachedContact, CollisionEvent, ContactInfo, Island, PhaseTimings, PhysicsError, QueryFilter,
+    RayHit, SceneBody, SceneBounds, SceneError, SceneFile, SceneWalls, ShapeHit, SolverState,
     StepStats, World,
 };
