@@ -55,10 +55,12 @@ mod body;
 mod collision;
 mod config;
 mod math;
+mod replay;
 #[cfg(feature = "serde")]
 mod scene_file;
 pub mod scenes;
 mod solver;
+mod timeline;
 mod timestep;
 mod velocity_tracker;
 mod world;
@@ -69,6 +71,8 @@ pub use config::{
     ConfigError, FieldError, MAX_BODY_SIZE, MIN_BODY_SIZE, Parameter, ParameterGroup,
     ParameterValue, PhysicsConfig, tunnelling_speed_limit,
 };
+pub use replay::{Input, InputLog, LoggedInput, Recorder, ReplayError};
+pub use timeline::Timeline;
 pub use timestep::FixedTimestep;
 pub use velocity_tracker::VelocityTracker;
 pub use world::{

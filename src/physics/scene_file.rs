@@ -91,15 +91,20 @@ impl SceneFile {
     /// Reads a scene from the RON file at `path`, refusing a file larger than
     /// [`MAX_BYTES`](Self::MAX_BYTES) before reading it.
     pub fn load(path: impl AsRef<Path>) -> Result<SceneFile, SceneError> {
-        let path = path.as_ref();
-        let io = |e: std::io::Error| SceneError::Io(format!("{}: {e}", path.display()));
-        let bytes = std::fs::metadata(path).map_err(io)?.len();
-        if bytes > Self::MAX_BYTES {
-            let what = format!("{} is {bytes} bytes", path.display());
-            return Err(SceneError::TooLarge { what, limit: Self::MAX_BYTES });
-        }
-        Self::from_ron(&std::fs::read_to_string(path).map_err(io)?)
+        Self::from_ron(&read_limited(path.as_ref())?)
     }
+}
+
+/// The text of the file at `path`, refusing a file larger than [`SceneFile::MAX_BYTES`]
+/// before reading it.
+pub(crate) fn read_limited(path: &Path) -> Result<String, SceneError> {
+    let io = |e: std::io::Error| SceneError::Io(format!("{}: {e}", path.display()));
+    let bytes = std::fs::metadata(path).map_err(io)?.len();
+    if bytes > SceneFile::MAX_BYTES {
+        let what = format!("{} is {bytes} bytes", path.display());
+        return Err(SceneError::TooLarge { what, limit: SceneFile::MAX_BYTES });
+    }
+    std::fs::read_to_string(path).map_err(io)
 }
 
 /// A scene without its solver state, for writing.
@@ -176,8 +181,9 @@ struct VersionProbe {
     version: Option<u32>,
 }
 
-/// The scene error for a RON error: a body limit, another version, or the syntax.
-fn explain(text: &str, error: ron::error::SpannedError) -> SceneError {
+/// The error for a RON error of a scene file or an input log: the body limit, another
+/// version, or the syntax.
+pub(crate) fn explain(text: &str, error: ron::error::SpannedError) -> SceneError {
     if matches!(&error.code, ron::Error::Message(m) if m == TOO_MANY_BODIES) {
         let what = format!("more than {} bodies", SceneFile::MAX_BODIES);
         return SceneError::TooLarge { what, limit: SceneFile::MAX_BODIES as u64 };

@@ -111,7 +111,7 @@ impl From<ConfigError> for PhysicsError {
     }
 }
 
-fn invalid(
+pub(crate) fn invalid(
     field: &'static str,
     value: impl fmt::Display,
     allowed: impl Into<String>,

@@ -240,7 +240,7 @@ pub enum SceneError {
         /// What is wrong.
         message: String,
     },
-    /// A scene of another version (or none).
+    /// A scene file or input log of another version (or none).
     Version {
         /// The version the file gives, if any.
         found: Option<u32>,
@@ -273,7 +273,7 @@ impl fmt::Display for SceneError {
             }
             SceneError::Version { found: Some(v) } => write!(
                 f,
-                "scene file version {v} cannot be read: this build reads version {}",
+                "file version {v} cannot be read: this build reads version {}",
                 SceneFile::VERSION
             ),
             SceneError::Version { found: None } => {
