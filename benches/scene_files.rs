@@ -51,6 +51,15 @@ fn files(c: &mut Criterion) {
             black_box(scene.to_world().expect("builds"))
         })
     });
+    group.bench_function(BenchmarkId::new("read", 10_000), |b| {
+        b.iter(|| black_box(SceneFile::from_ron(black_box(&text)).expect("reads")))
+    });
+    group.bench_function(BenchmarkId::new("build", 10_000), |b| {
+        b.iter(|| black_box(scene.to_world().expect("builds")))
+    });
+    group.bench_function(BenchmarkId::new("capture", 10_000), |b| {
+        b.iter(|| black_box(SceneFile::capture(black_box(&world))))
+    });
     group.bench_function(BenchmarkId::new("load_description", 10_000), |b| {
         b.iter(|| {
             let scene = SceneFile::from_ron(black_box(&description)).expect("reads");
@@ -60,8 +69,57 @@ fn files(c: &mut Criterion) {
     group.finish();
 }
 
+/// The same 120 steps from the same world, bare, recorded and with a timeline, in turns
+/// (so that the machine's drift hits all three alike): the median time of each, per step.
+fn paired(world: &World) {
+    let mut times: [Vec<f64>; 3] = Default::default();
+    for _ in 0..15 {
+        for (kind, samples) in times.iter_mut().enumerate() {
+            let world = world.clone();
+            let start = std::time::Instant::now();
+            match kind {
+                0 => {
+                    let mut world = world;
+                    for _ in 0..120 {
+                        world.step(1.0 / 120.0).expect("a valid step");
+                    }
+                    black_box(world);
+                }
+                1 => {
+                    let mut recorder = Recorder::new(world);
+                    for _ in 0..120 {
+                        recorder.step().expect("a valid step");
+                    }
+                    black_box(recorder);
+                }
+                _ => {
+                    let timeline = Timeline::covering(10.0, 1.0 / 120.0);
+                    let mut recorder = Recorder::with_timeline(world, timeline);
+                    for _ in 0..120 {
+                        recorder.step().expect("a valid step");
+                    }
+                    black_box(recorder);
+                }
+            }
+            samples.push(start.elapsed().as_secs_f64() * 1.0e3 / 120.0);
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let [plain, recorded, rewind] = times.each_mut().map(median);
+    println!(
+        "paired, 2000 bodies, ms/step (median of 15 × 120 steps): plain {plain:.3}, recorded \
+         {recorded:.3} ({:+.1} %), with a 10 s timeline {rewind:.3} ({:+.1} %)",
+        100.0 * (recorded / plain - 1.0),
+        100.0 * (rewind / plain - 1.0)
+    );
+}
+
 fn recording(c: &mut Criterion) {
     let world = settled(2_000);
+    paired(&world);
     let mut group = c.benchmark_group("scene_files_step");
     group.sample_size(40).measurement_time(Duration::from_secs(5));
     let mut plain = world.clone();

@@ -6,8 +6,7 @@ mod common;
 
 use bevy_sandbox_physics::physics::scenes::{self, SceneRng};
 use bevy_sandbox_physics::physics::{
-    BodyDesc, BodyHandle, Input, InputLog, PhysicsConfig, Recorder, ReplayError, Timeline, WallId,
-    World,
+    BodyDesc, BodyHandle, Input, PhysicsConfig, Recorder, ReplayError, Timeline, WallId, World,
 };
 use glam::Vec2;
 
@@ -112,7 +111,7 @@ fn a_replayed_session_reproduces_every_step_hash_r_scn_2() {
 #[cfg(feature = "serde")]
 #[test]
 fn a_session_saved_as_scene_and_log_files_replays_bit_for_bit_r_scn_2() {
-    use bevy_sandbox_physics::physics::SceneFile;
+    use bevy_sandbox_physics::physics::{InputLog, SceneFile};
     let (recorder, hashes) = session(400, None);
     let scene_text = recorder.start_scene().to_ron();
     let (end, log) = recorder.finish();
@@ -201,6 +200,6 @@ fn the_timeline_keeps_at_most_its_capacity_and_reports_its_memory_r_scn_2() {
     // Each snapshot holds at least the 500 bodies' slots (116 bytes each), and no more
     // than 1,000 bytes per body.
     let bytes = timeline.memory_bytes();
-    assert!(bytes >= 5 * 500 * 116 && bytes <= 5 * 500 * 1000, "{bytes} bytes");
+    assert!((5 * 500 * 116..=5 * 500 * 1000).contains(&bytes), "{bytes} bytes");
     assert!(Timeline::new(0, 5).is_err() && Timeline::new(10, 1).is_err());
 }

@@ -88,10 +88,10 @@ pub struct SceneBody {
     /// Shape and size: `Circle(radius: r)` or `Rect(half_extents: (hw, hh))`, px.
     pub shape: Shape,
     /// `Dynamic` (default), `Static` or `Kinematic`.
-    #[cfg_attr(feature = "serde", serde(default))]
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::dynamic"))]
     pub kind: BodyKind,
     /// Density, friction, restitution (default: wood).
-    #[cfg_attr(feature = "serde", serde(default))]
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::wood"))]
     pub material: Material,
     /// Centre, px; inside the world (beyond a switched-off wall, anywhere).
     pub position: Vec2,
@@ -206,9 +206,13 @@ pub struct SolverState {
 }
 
 /// One entry of the warm-start cache (§6): a pair and its impulses of the last step.
+///
+/// Written as one string of hex words, the bits of its fields in order,
+/// `"a b nx ny normal tangent rolling reported"`: a file holds two or three per body, and
+/// RON reads them as numbers several times slower than the rest of the file.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+#[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
 pub struct CachedContact {
     /// Body A's handle bits ([`BodyHandle::to_bits`]), or a wall as `0xffffffff << 32 | n`
     /// with n the wall's number (left, right, top, floor).
@@ -225,6 +229,62 @@ pub struct CachedContact {
     pub rolling_impulse: f32,
     /// Whether the pair is reported touching (collision events, R-GAME-1).
     pub reported: bool,
+}
+
+/// [`CachedContact`] as written: its fields as hex words of their bits, in order, and
+/// the `reported` bit as 0 or 1 (RON reads a string of hex digits many times faster than
+/// the eight numbers it holds, and the bits are exact by construction).
+#[cfg(feature = "serde")]
+impl From<CachedContact> for String {
+    fn from(c: CachedContact) -> Self {
+        let bits = |x: f32| x.to_bits();
+        format!(
+            "{:016x} {:016x} {:08x} {:08x} {:08x} {:08x} {:08x} {}",
+            c.a,
+            c.b,
+            bits(c.normal.x),
+            bits(c.normal.y),
+            bits(c.normal_impulse),
+            bits(c.tangent_impulse),
+            bits(c.rolling_impulse),
+            u8::from(c.reported)
+        )
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<String> for CachedContact {
+    type Error = String;
+    fn try_from(text: String) -> Result<Self, String> {
+        let refuse =
+            || format!("a cached contact as 8 hex words (a b nx ny n t r reported), not {text:?}");
+        let mut words = text.split_ascii_whitespace();
+        let mut word = |digits: usize| {
+            let w = words.next().filter(|w| w.len() == digits).ok_or_else(refuse)?;
+            u64::from_str_radix(w, 16).map_err(|_| refuse())
+        };
+        let (a, b) = (word(16)?, word(16)?);
+        let mut float = || word(8).map(|w| f32::from_bits(w as u32));
+        let normal = Vec2::new(float()?, float()?);
+        let (normal_impulse, tangent_impulse, rolling_impulse) = (float()?, float()?, float()?);
+        let reported = match word(1)? {
+            0 => false,
+            1 => true,
+            _ => return Err(refuse()),
+        };
+        if words.next().is_some() {
+            return Err(refuse());
+        }
+        Ok(CachedContact {
+            a,
+            b,
+            normal,
+            normal_impulse,
+            tangent_impulse,
+            rolling_impulse,
+            reported,
+        })
+    }
 }
 
 /// Why a scene could not be read or loaded. Loading changes nothing: it builds a new world.
@@ -390,7 +450,7 @@ impl SceneFile {
 mod serde_skip {
     use glam::Vec2;
 
-    use crate::physics::body::CollisionLayers;
+    use crate::physics::body::{BodyKind, CollisionLayers, Material};
 
     pub(super) fn zero(x: &f32) -> bool {
         x.to_bits() == 0
@@ -409,5 +469,12 @@ mod serde_skip {
     }
     pub(super) fn all_layers(layers: &CollisionLayers) -> bool {
         *layers == CollisionLayers::ALL
+    }
+    pub(super) fn dynamic(kind: &BodyKind) -> bool {
+        *kind == BodyKind::Dynamic
+    }
+    pub(super) fn wood(m: &Material) -> bool {
+        let bits = |m: &Material| [m.density, m.friction, m.restitution].map(f32::to_bits);
+        bits(m) == bits(&Material::WOOD)
     }
 }

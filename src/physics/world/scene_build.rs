@@ -259,7 +259,7 @@ fn check_solver_state(state: &SolverState, bodies: usize) -> Result<(), SceneErr
         let allowed = format!("handle and free ids together 0 ..= {} once each", ids as i64 - 1);
         return Err(refuse(at("handles"), "index", "repeated or out of range", allowed));
     }
-    if let Some(h) = every_id.clone().find(|h| h.generation >= WALL_GENERATION) {
+    if let Some(h) = every_id.clone().find(|h| h.generation == WALL_GENERATION) {
         return Err(refuse(at("handles"), "generation", h.generation, "0 ..= 4294967294"));
     }
     if state.slots.len() != ids || !is_permutation(state.slots.iter().copied(), ids) {
