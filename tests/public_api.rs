@@ -53,8 +53,15 @@ fn the_core_exports_exactly_its_listed_api() {
         "ParameterValue",
         "PhysicsConfig",
         "tunnelling_speed_limit",
+        "Input",
+        "InputLog",
+        "LoggedInput",
+        "Recorder",
+        "ReplayError",
+        "Timeline",
         "FixedTimestep",
         "VelocityTracker",
+        "CachedContact",
         "CollisionEvent",
         "ContactInfo",
         "Island",
@@ -62,7 +69,13 @@ fn the_core_exports_exactly_its_listed_api() {
         "PhysicsError",
         "QueryFilter",
         "RayHit",
+        "SceneBody",
+        "SceneBounds",
+        "SceneError",
+        "SceneFile",
+        "SceneWalls",
         "ShapeHit",
+        "SolverState",
         "StepStats",
         "World",
     ];
@@ -97,6 +110,7 @@ fn no_internal_type_is_public_in_the_core() {
         "UnionFind",
         "Projection",
         "EnergyGuard",
+        "Snapshot",
     ] {
         assert!(!names.iter().any(|n| n == internal), "{internal} is exported");
     }

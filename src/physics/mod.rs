@@ -55,8 +55,12 @@ mod body;
 mod collision;
 mod config;
 mod math;
+mod replay;
+#[cfg(feature = "serde")]
+mod scene_file;
 pub mod scenes;
 mod solver;
+mod timeline;
 mod timestep;
 mod velocity_tracker;
 mod world;
@@ -67,9 +71,12 @@ pub use config::{
     ConfigError, FieldError, MAX_BODY_SIZE, MIN_BODY_SIZE, Parameter, ParameterGroup,
     ParameterValue, PhysicsConfig, tunnelling_speed_limit,
 };
+pub use replay::{Input, InputLog, LoggedInput, Recorder, ReplayError};
+pub use timeline::Timeline;
 pub use timestep::FixedTimestep;
 pub use velocity_tracker::VelocityTracker;
 pub use world::{
-    CollisionEvent, ContactInfo, Island, PhaseTimings, PhysicsError, QueryFilter, RayHit, ShapeHit,
+    CachedContact, CollisionEvent, ContactInfo, Island, PhaseTimings, PhysicsError, QueryFilter,
+    RayHit, SceneBody, SceneBounds, SceneError, SceneFile, SceneWalls, ShapeHit, SolverState,
     StepStats, World,
 };

@@ -136,6 +136,31 @@ pub(super) struct ContactEvents {
 }
 
 impl ContactEvents {
+    /// The sensors' overlaps in progress, each with the last step that found it, sorted by
+    /// pair, and the ends waiting for the next step: what carries over to the next step
+    /// (a scene file's solver state, `world/scene.rs`).
+    pub(super) fn carried_over(&self) -> (Vec<(PairKey, u64)>, &[CollisionEvent]) {
+        let mut overlaps: Vec<(PairKey, u64)> =
+            self.touching.iter().map(|(&k, &s)| (k, s)).collect();
+        overlaps.sort_unstable();
+        (overlaps, &self.pending_ends)
+    }
+
+    /// The events' state carried over from a step: the sensors' `overlaps`, the `pending`
+    /// ends, and how many pairs the warm-start cache holds as reported.
+    pub(super) fn restored(
+        overlaps: impl IntoIterator<Item = (PairKey, u64)>,
+        pending: Vec<CollisionEvent>,
+        cached_reported: usize,
+    ) -> Self {
+        ContactEvents {
+            touching: overlaps.into_iter().collect(),
+            pending_ends: pending,
+            cached_reported,
+            ..ContactEvents::default()
+        }
+    }
+
     /// Forgets the last step's events (at the start of a step).
     pub(super) fn clear_events(&mut self) {
         self.events.clear();

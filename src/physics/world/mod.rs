@@ -54,8 +54,11 @@ mod filters;
 mod forces;
 mod query;
 mod reorder;
+mod scene;
+mod scene_build;
 mod scratch;
 mod sleep;
+mod snapshot;
 mod solve;
 mod spatial;
 mod spatial_index;
@@ -68,7 +71,11 @@ use events::ContactEvents;
 use forces::Forces;
 pub use query::{ContactInfo, Island, PhaseTimings, StepStats};
 use reorder::{REORDER_INTERVAL, REORDER_MIN_BODIES};
+pub use scene::{
+    CachedContact, SceneBody, SceneBounds, SceneError, SceneFile, SceneWalls, SolverState,
+};
 use scratch::{Collider, Scratch, SensorOverlap};
+pub(crate) use snapshot::Snapshot;
 pub use spatial::{QueryFilter, RayHit, ShapeHit};
 use spatial_index::SpatialIndex;
 use walls::{WallBrake, WallCollider};
@@ -104,7 +111,7 @@ impl From<ConfigError> for PhysicsError {
     }
 }
 
-fn invalid(
+pub(crate) fn invalid(
     field: &'static str,
     value: impl fmt::Display,
     allowed: impl Into<String>,

@@ -1,0 +1,310 @@
+//! Loading a scene (R-SCN-1): every value is checked before a new world is built from it,
+//! so a refused scene changes nothing and a world never holds a value `add_body` would
+//! refuse.
+
+use super::forces::MAX_FORCE;
+use super::scene::{CachedContact, SceneBody, SceneError, SceneFile, SolverState};
+use super::*;
+
+/// A scene error at `at` for one field.
+fn refuse(
+    at: impl Into<String>,
+    field: &'static str,
+    value: impl fmt::Display,
+    allowed: impl Into<String>,
+) -> SceneError {
+    let problem = FieldError { field, value: value.to_string(), allowed: allowed.into() };
+    SceneError::Invalid { at: at.into(), error: ConfigError { problems: vec![problem] } }
+}
+
+/// A world error as a scene error at `at`.
+fn located(at: &str, error: PhysicsError) -> SceneError {
+    match error {
+        PhysicsError::Invalid(error) => SceneError::Invalid { at: at.into(), error },
+        other => SceneError::Invalid {
+            at: at.into(),
+            error: ConfigError {
+                problems: vec![FieldError {
+                    field: "value",
+                    value: other.to_string(),
+                    allowed: "a valid value".into(),
+                }],
+            },
+        },
+    }
+}
+
+/// Whether `ids` holds each of `0..n` exactly once.
+fn is_permutation(ids: impl Iterator<Item = u32>, n: usize) -> bool {
+    let mut seen = vec![false; n];
+    let mut count = 0;
+    for id in ids {
+        match seen.get_mut(id as usize) {
+            Some(s) if !*s => *s = true,
+            _ => return false,
+        }
+        count += 1;
+    }
+    count == n
+}
+
+impl SceneFile {
+    /// The version of the scene format this build writes and reads.
+    pub const VERSION: u32 = 1;
+
+    /// The most bodies a scene may hold: ten times the largest world the benchmarks step.
+    pub const MAX_BODIES: usize = 200_000;
+
+    /// Builds the world the scene describes, after checking every value: the version, the
+    /// bounds and config as [`World::new`] and [`World::set_bounds`] check them, each body
+    /// as [`World::add_body`] checks it (and its force, sleep and hold), and the solver
+    /// state against the bodies. The first problem found is returned, naming where it is,
+    /// the field and its allowed range.
+    ///
+    /// With a solver state the world steps bit for bit as the one
+    /// [`capture`](Self::capture) took it from; without, it starts fresh.
+    pub fn to_world(&self) -> Result<World, SceneError> {
+        if self.version != Self::VERSION {
+            return Err(SceneError::Version { found: Some(self.version) });
+        }
+        if self.bodies.len() > Self::MAX_BODIES {
+            return Err(SceneError::TooLarge {
+                what: format!("{} bodies", self.bodies.len()),
+                limit: Self::MAX_BODIES as u64,
+            });
+        }
+        let (min, max) = (self.bounds.min, self.bounds.max);
+        let mut world = World::new(Vec2::splat(1.0e3), self.config.clone())
+            .map_err(|e| located("config", e))?;
+        world.set_bounds(min, max).map_err(|e| located("bounds", e))?;
+        let walls = self.walls;
+        world.wall_enabled = [walls.left, walls.right, walls.top, walls.floor];
+        world.gravity_enabled = self.gravity_enabled;
+        for (i, body) in self.bodies.iter().enumerate() {
+            world
+                .check_scene_body(body)
+                .map_err(|error| SceneError::Invalid { at: format!("bodies[{i}]"), error })?;
+        }
+        if let Some(state) = &self.solver_state {
+            check_solver_state(state, self.bodies.len())?;
+        }
+        world.place_bodies(&self.bodies, self.solver_state.as_ref());
+        if let Some(state) = &self.solver_state {
+            world.restore_solver_state(state);
+        }
+        Ok(world)
+    }
+}
+
+impl World {
+    /// Every problem of one scene body, as `add_body` and the force, sleep and drag calls
+    /// would find them in this world.
+    fn check_scene_body(&self, body: &SceneBody) -> Result<(), ConfigError> {
+        let mut problems = Vec::new();
+        body.desc().check(&mut problems);
+        if problems.is_empty() && !self.contains_point(body.position) {
+            problems.push(FieldError {
+                field: "position",
+                value: format!("{}", body.position),
+                allowed: self.placement_range(),
+            });
+        }
+        let mut problem = |field, value: String, allowed: &str| {
+            problems.push(FieldError { field, value, allowed: allowed.into() });
+        };
+        let within = |x: f32| x.is_finite() && x.abs() <= MAX_FORCE;
+        let dynamic = body.kind == BodyKind::Dynamic;
+        if !(within(body.force.x) && within(body.force.y)) {
+            problem("force", body.force.to_string(), "finite, each component within ±1e30");
+        } else if !dynamic && body.force != Vec2::ZERO {
+            problem("force", body.force.to_string(), "zero for a static or kinematic body");
+        }
+        if !within(body.torque) {
+            problem("torque", body.torque.to_string(), "finite, within ±1e30");
+        } else if !dynamic && body.torque != 0.0 {
+            problem("torque", body.torque.to_string(), "zero for a static or kinematic body");
+        }
+        if !(body.rest_time.is_finite() && body.rest_time >= 0.0) {
+            problem("rest_time", body.rest_time.to_string(), "finite, at least 0 s");
+        }
+        if let Some(id) = body.sleep_island {
+            if id == NO_ISLAND {
+                problem("sleep_island", id.to_string(), "0 ..= 4294967294");
+            } else if !dynamic {
+                problem("sleep_island", id.to_string(), "None for a static or kinematic body");
+            } else if body.drag_target.is_some() {
+                problem("sleep_island", id.to_string(), "None for a held body (drag_target set)");
+            }
+        }
+        if let Some(target) = body.drag_target {
+            if !target.is_finite() {
+                problem("drag_target", target.to_string(), "finite numbers");
+            } else if !dynamic {
+                problem("drag_target", target.to_string(), "None for a static or kinematic body");
+            }
+        }
+        if problems.is_empty() { Ok(()) } else { Err(ConfigError { problems }) }
+    }
+
+    /// Puts the checked bodies into the world: in the slots and under the handles of the
+    /// solver state, or in order under fresh handles.
+    fn place_bodies(&mut self, bodies: &[SceneBody], state: Option<&SolverState>) {
+        let ids = bodies.len() + state.map_or(0, |s| s.free.len());
+        self.slots = (0..ids as u32).map(|id| Slot { id, generation: 0, body: None }).collect();
+        self.slot_of_id = (0..ids as u32).collect();
+        if let Some(state) = state {
+            for (place, &id) in state.slots.iter().enumerate() {
+                self.slots[place].id = id;
+                self.slot_of_id[id as usize] = place as u32;
+            }
+            for free in &state.free {
+                self.slots[self.slot_of_id[free.index as usize] as usize].generation =
+                    free.generation;
+            }
+            self.free_ids = state.free.iter().map(|h| h.index).collect();
+        }
+        let (max_speed, max_spin) = (self.config.max_speed, self.config.max_angular_speed());
+        let mut last_island = None;
+        for (i, scene_body) in bodies.iter().enumerate() {
+            let handle =
+                state.map_or(BodyHandle { index: i as u32, generation: 0 }, |s| s.handles[i]);
+            let index = self.slot_of_id[handle.index as usize] as usize;
+            let desc = scene_body.desc();
+            let mut body = Body::from_desc(&desc, max_speed, max_spin);
+            // A speed the world clamped may exceed `max_speed` by the rounding of the clamp;
+            // clamped again it would change in the last bits, so it is kept as it is.
+            let kept = max_speed * (1.0 + 1.0e-5);
+            if body.kind != BodyKind::Static && desc.velocity.length_squared() <= kept * kept {
+                body.velocity = desc.velocity;
+            }
+            body.rest_time = scene_body.rest_time;
+            if let Some(id) = scene_body.sleep_island {
+                body.sleeping = true;
+                body.sleep_island = id;
+                *self.sleeping_islands.entry(id).or_insert(0) += 1;
+                last_island = last_island.max(Some(id));
+            }
+            let forces = Forces {
+                force: scene_body.force,
+                torque: scene_body.torque,
+                gravity_scale: scene_body.gravity_scale,
+            };
+            let forced = body.kind == BodyKind::Dynamic && forces != Forces::NONE;
+            body.set_forced(forced);
+            if forced {
+                self.forces.insert(handle.index, forces);
+            }
+            self.count_contact_rules(&body, 1);
+            self.slots[index].generation = handle.generation;
+            self.slots[index].body = Some(body);
+            self.body_count += 1;
+            if let Some(target) = scene_body.drag_target {
+                // Clamped as `set_drag_target` clamps it (a clamp leaves a clamped target as
+                // it is).
+                let target = self.clamp_inside(index, target);
+                if let Some(body) = self.slots[index].body.as_mut() {
+                    body.held = true;
+                    body.drag_target = target;
+                }
+            }
+        }
+        self.next_island_id = match last_island.map_or(0, |id| id.wrapping_add(1)) {
+            NO_ISLAND => 0,
+            next => next,
+        };
+        self.stats.sleeping_islands = self.sleeping_islands.len();
+        let room = self.slots.len();
+        self.scratch.reorder_keys.reserve(room);
+        self.scratch.new_slot_of.reserve(room);
+    }
+
+    /// The rest of a checked solver state: step count, island id, the
+    /// warm-start cache and the events in progress.
+    fn restore_solver_state(&mut self, state: &SolverState) {
+        self.steps = state.step;
+        self.next_island_id = state.next_island_id;
+        let entries: Vec<_> = state.contacts.iter().map(cache_entry).collect();
+        self.restore_cache(&entries);
+        let reported = state.contacts.iter().filter(|c| c.reported).count();
+        let overlaps = state.sensor_overlaps.iter().map(|&(a, b, step)| ((a, b), step));
+        self.contact_events =
+            ContactEvents::restored(overlaps, state.pending_ends.clone(), reported);
+    }
+}
+
+/// A cache entry from its scene form.
+fn cache_entry(c: &CachedContact) -> snapshot::CacheEntry {
+    let impulse = CachedImpulse {
+        normal: c.normal,
+        normal_impulse: c.normal_impulse,
+        tangent_impulse: c.tangent_impulse,
+        rolling_impulse: c.rolling_impulse,
+    };
+    ((c.a, c.b), impulse, c.reported)
+}
+
+/// Checks a solver state against a scene of `bodies` bodies: one handle per body, the
+/// handle ids and free ids together `0..n` once each, the slots a permutation of them, and
+/// each cached contact a valid key with finite impulses.
+fn check_solver_state(state: &SolverState, bodies: usize) -> Result<(), SceneError> {
+    let at = |field: &str| format!("solver_state.{field}");
+    if state.handles.len() != bodies {
+        let allowed =
+            format!("one handle per body ({bodies}); delete solver_state after editing bodies");
+        return Err(refuse(at("handles"), "handles", state.handles.len(), allowed));
+    }
+    let ids = bodies + state.free.len();
+    let every_id = state.handles.iter().chain(&state.free);
+    if !is_permutation(every_id.clone().map(|h| h.index), ids) {
+        let allowed = format!("handle and free ids together 0 ..= {} once each", ids as i64 - 1);
+        return Err(refuse(at("handles"), "index", "repeated or out of range", allowed));
+    }
+    if let Some(h) = every_id.clone().find(|h| h.generation == WALL_GENERATION) {
+        return Err(refuse(at("handles"), "generation", h.generation, "0 ..= 4294967294"));
+    }
+    if state.slots.len() != ids || !is_permutation(state.slots.iter().copied(), ids) {
+        let allowed = format!("each id 0 ..= {} once", ids as i64 - 1);
+        return Err(refuse(
+            at("slots"),
+            "slots",
+            format!("{} entries", state.slots.len()),
+            allowed,
+        ));
+    }
+    if state.next_island_id == NO_ISLAND {
+        return Err(refuse(at("next_island_id"), "next_island_id", NO_ISLAND, "0 ..= 4294967294"));
+    }
+    let mut keys: Vec<PairKey> = state.contacts.iter().map(|c| (c.a, c.b)).collect();
+    for (i, c) in state.contacts.iter().enumerate() {
+        let here = at(&format!("contacts[{i}]"));
+        let wall = (c.a >> 32) as u32 == WALL_GENERATION;
+        if wall && c.a as u32 >= WALL_COUNT as u32 {
+            return Err(refuse(here, "a", c.a, "a body's handle bits or a wall 0 ..= 3"));
+        }
+        if solver::group_body((c.a, c.b)) >= ids {
+            return Err(refuse(here, "a", c.a, format!("a handle id below {ids}")));
+        }
+        if c.b as u32 as usize >= ids {
+            return Err(refuse(here, "b", c.b, format!("a handle id below {ids}")));
+        }
+        let forgotten = c.normal.x.is_nan() && c.normal.y.is_nan();
+        if !(forgotten || c.normal.is_finite()) {
+            return Err(refuse(here, "normal", c.normal, "finite, or NaN for forgotten impulses"));
+        }
+        let impulses = [c.normal_impulse, c.tangent_impulse, c.rolling_impulse];
+        if !impulses.iter().all(|x| x.is_finite()) {
+            return Err(refuse(here, "normal_impulse", format!("{impulses:?}"), "finite numbers"));
+        }
+    }
+    keys.sort_unstable();
+    if let Some(w) = keys.windows(2).find(|w| w[0] == w[1]) {
+        return Err(refuse(at("contacts"), "a, b", format!("{:?}", w[0]), "each pair once"));
+    }
+    let mut overlaps: Vec<PairKey> =
+        state.sensor_overlaps.iter().map(|&(a, b, _)| (a, b)).collect();
+    overlaps.sort_unstable();
+    if let Some(w) = overlaps.windows(2).find(|w| w[0] == w[1]) {
+        return Err(refuse(at("sensor_overlaps"), "pair", format!("{:?}", w[0]), "each pair once"));
+    }
+    Ok(())
+}

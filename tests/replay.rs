@@ -1,0 +1,205 @@
+//! Replay and rewind (issue 18, R-SCN-2): a recorded session played back from its start
+//! reproduces every step's state hash, and a rewind to any step reachable reproduces that
+//! step and resumes from it.
+
+mod common;
+
+use bevy_sandbox_physics::physics::scenes::{self, SceneRng};
+use bevy_sandbox_physics::physics::{
+    BodyDesc, BodyHandle, Input, PhysicsConfig, Recorder, ReplayError, Timeline, WallId, World,
+};
+use glam::Vec2;
+
+/// A session of `steps` steps on a pile, with inputs of every kind from a seeded script:
+/// bodies added and removed, drags (grab, a target per step, release with a throw),
+/// config and gravity changes, walls, bounds, velocities and impulses, and pauses (several
+/// inputs between two steps). Returns the recorder and the state hash after each step,
+/// indexed by step count.
+fn session(steps: u64, timeline: Option<Timeline>) -> (Recorder, Vec<u64>) {
+    let config = PhysicsConfig::default();
+    let mut start = scenes::mixed(200, 4).build(config.clone()).expect("the scene builds");
+    for _ in 0..30 {
+        start.step(config.time_step).expect("a valid step");
+    }
+    let mut recorder = match timeline {
+        Some(timeline) => Recorder::with_timeline(start, timeline),
+        None => Recorder::new(start),
+    };
+    let mut hashes = vec![0; 30];
+    hashes.push(recorder.world().state_hash());
+    let mut rng = SceneRng::new(8);
+    let mut held: Option<BodyHandle> = None;
+    let (min, max) = recorder.world().bounds();
+    for _ in 0..steps {
+        let world = recorder.world();
+        let handles: Vec<BodyHandle> = world.handles().collect();
+        let some_body = handles[(rng.next_u64() % handles.len() as u64) as usize];
+        let inside =
+            Vec2::new(rng.range(min.x + 40.0, max.x - 40.0), rng.range(min.y + 40.0, 300.0));
+        if let Some(h) = held {
+            let input = if rng.unit() < 0.03 {
+                held = None;
+                Input::Release {
+                    body: h,
+                    throw_velocity: Vec2::new(rng.range(-900.0, 900.0), -600.0),
+                }
+            } else {
+                Input::SetDragTarget { body: h, target: inside }
+            };
+            recorder.apply(input).expect("a held body");
+        }
+        let roll = rng.unit();
+        let result = if roll < 0.04 {
+            recorder.add_body(BodyDesc::circle(rng.range(12.0, 24.0), inside)).map(drop)
+        } else if roll < 0.06 {
+            recorder.apply(Input::RemoveBody(some_body)).map(drop)
+        } else if roll < 0.08 && held.is_none() {
+            held = Some(some_body);
+            recorder.apply(Input::Grab(some_body)).map(drop)
+        } else if roll < 0.09 {
+            let gravity = Vec2::new(rng.range(-300.0, 300.0), rng.range(200.0, 1200.0));
+            recorder.apply(Input::SetConfig(PhysicsConfig { gravity, ..config.clone() })).map(drop)
+        } else if roll < 0.10 {
+            let on = !recorder.world().gravity_enabled();
+            recorder.apply(Input::SetGravityEnabled(on)).map(drop)
+        } else if roll < 0.11 {
+            let grown = max + Vec2::new(rng.range(0.0, 200.0), 0.0);
+            recorder.apply(Input::SetBounds { min, max: grown }).map(drop)
+        } else if roll < 0.12 {
+            let enabled = !recorder.world().wall_enabled(WallId::Top);
+            recorder.apply(Input::SetWallEnabled { wall: WallId::Top, enabled }).map(drop)
+        } else if roll < 0.15 {
+            let velocity = Vec2::new(rng.range(-500.0, 500.0), rng.range(-500.0, 0.0));
+            recorder.apply(Input::SetVelocity { body: some_body, velocity }).map(drop)
+        } else if roll < 0.17 {
+            let impulse = Vec2::new(rng.range(-1.0e5, 1.0e5), -1.0e5);
+            recorder
+                .apply(Input::ApplyImpulseAt { body: some_body, impulse, point: inside })
+                .map(drop)
+        } else {
+            Ok(())
+        };
+        // A static body refuses velocities and drags; a removed body is gone: both fine.
+        if result.is_err() && held == Some(some_body) {
+            held = None;
+        }
+        // Pauses: now and then no step for a few inputs.
+        if rng.unit() < 0.9 {
+            recorder.step().expect("a valid step");
+            hashes.push(recorder.world().state_hash());
+        }
+    }
+    (recorder, hashes)
+}
+
+#[test]
+fn a_replayed_session_reproduces_every_step_hash_r_scn_2() {
+    let (recorder, hashes) = session(700, None);
+    let start = recorder.start_world();
+    let (end, log) = recorder.finish();
+    assert!(log.inputs.len() > 150, "a busy session: {} inputs", log.inputs.len());
+    let mut replayed = start;
+    let mut seen = Vec::new();
+    log.replay(&mut replayed, |w| seen.push((w.step_count(), w.state_hash()))).expect("replays");
+    assert!(seen.len() > 600);
+    for (step, hash) in seen {
+        assert_eq!(hash, hashes[step as usize], "step {step}");
+    }
+    assert_eq!(replayed.state_hash(), end.state_hash(), "the end, after the last inputs");
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn a_session_saved_as_scene_and_log_files_replays_bit_for_bit_r_scn_2() {
+    use bevy_sandbox_physics::physics::{InputLog, SceneFile};
+    let (recorder, hashes) = session(400, None);
+    let scene_text = recorder.start_scene().to_ron();
+    let (end, log) = recorder.finish();
+    let log = InputLog::from_ron(&log.to_ron()).unwrap_or_else(|e| panic!("{e}"));
+    let scene = SceneFile::from_ron(&scene_text).unwrap_or_else(|e| panic!("{e}"));
+    let mut world = scene.to_world().unwrap_or_else(|e| panic!("{e}"));
+    let mut seen = Vec::new();
+    log.replay(&mut world, |w| seen.push((w.step_count(), w.state_hash()))).expect("replays");
+    for &(step, hash) in &seen {
+        assert_eq!(hash, hashes[step as usize], "step {step}");
+    }
+    assert_eq!(world.state_hash(), end.state_hash());
+}
+
+/// A log changed by one drag target no longer matches its recorded hashes: the replay
+/// says where it went astray.
+#[test]
+fn a_tampered_log_is_caught_at_its_next_check_r_scn_2() {
+    let (recorder, _) = session(400, None);
+    let start = recorder.start_world();
+    let (_, mut log) = recorder.finish();
+    let (index, first_step) = log
+        .inputs
+        .iter()
+        .enumerate()
+        .find_map(|(i, l)| matches!(l.input, Input::SetDragTarget { .. }).then_some((i, l.step)))
+        .expect("a drag");
+    if let Input::SetDragTarget { target, .. } = &mut log.inputs[index].input {
+        target.x += 1.0;
+    }
+    let mut world = start;
+    match log.replay(&mut world, |_| {}) {
+        Err(ReplayError::Diverged { step, .. }) => {
+            assert!(step > first_step, "caught at the check after step {first_step}: {step}");
+        }
+        other => panic!("expected a divergence, got {other:?}"),
+    }
+    let mut wrong_start = World::new(Vec2::splat(500.0), PhysicsConfig::default()).expect("valid");
+    assert!(matches!(log.replay(&mut wrong_start, |_| {}), Err(ReplayError::WrongStart { .. })));
+}
+
+#[test]
+fn a_rewind_reproduces_the_step_and_resumes_from_it_r_scn_2() {
+    let timeline = Timeline::covering(10.0, 1.0 / 120.0);
+    let (recorder, hashes) = session(1600, Some(timeline));
+    let now = recorder.world().step_count();
+    let log = recorder.log().clone();
+    for target in [now, now - 1, now - 61, now - 599, now - 1199] {
+        let mut rewound = recorder.clone();
+        rewound.rewind_to(target).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(rewound.world().state_hash(), hashes[target as usize], "step {target}");
+        // Run the recorded inputs again from there: the same states, step by step.
+        for logged in log.inputs.iter().filter(|l| l.step >= target) {
+            while rewound.world().step_count() < logged.step {
+                rewound.step().expect("a valid step");
+                let step = rewound.world().step_count();
+                assert_eq!(rewound.world().state_hash(), hashes[step as usize], "step {step}");
+            }
+            rewound.apply(logged.input.clone()).expect("accepted as before");
+        }
+        while rewound.world().step_count() < now {
+            rewound.step().expect("a valid step");
+        }
+        assert_eq!(rewound.world().state_hash(), recorder.world().state_hash());
+    }
+    // 10 s at 120 Hz are reachable, and no more than the timeline holds.
+    let oldest = recorder.timeline().and_then(Timeline::oldest_step).expect("snapshots");
+    assert!(now - oldest >= 1200, "reaches back {} steps", now - oldest);
+    let mut beyond = recorder.clone();
+    assert!(matches!(beyond.rewind_to(oldest - 1), Err(ReplayError::OutOfReach { .. })));
+    assert!(matches!(beyond.rewind_to(now + 1), Err(ReplayError::OutOfReach { .. })));
+}
+
+#[test]
+fn the_timeline_keeps_at_most_its_capacity_and_reports_its_memory_r_scn_2() {
+    let config = PhysicsConfig { sleeping_enabled: false, ..PhysicsConfig::default() };
+    let world = scenes::mixed(500, 2).build(config).expect("the scene builds");
+    let timeline = Timeline::new(10, 5).expect("valid");
+    let mut recorder = Recorder::with_timeline(world, timeline);
+    for _ in 0..200 {
+        recorder.step().expect("a valid step");
+        assert!(recorder.timeline().is_some_and(|t| t.len() <= 5));
+    }
+    let timeline = recorder.timeline().expect("kept");
+    assert_eq!(timeline.oldest_step(), Some(160), "the newest five: 160, 170, …, 200");
+    // Each snapshot holds at least the 500 bodies' slots (116 bytes each), and no more
+    // than 1,000 bytes per body.
+    let bytes = timeline.memory_bytes();
+    assert!((5 * 500 * 116..=5 * 500 * 1000).contains(&bytes), "{bytes} bytes");
+    assert!(Timeline::new(0, 5).is_err() && Timeline::new(10, 1).is_err());
+}

@@ -1,0 +1,231 @@
+//! Scene files (issue 18, R-SCN-1): a world saved as RON and loaded again steps bit for bit
+//! as the original, and the description alone loads as a fresh start.
+
+#![cfg(feature = "serde")]
+
+mod common;
+
+use bevy_sandbox_physics::physics::scenes::{self, SceneRng};
+use bevy_sandbox_physics::physics::{
+    BodyDesc, BodyHandle, CollisionLayers, Material, PhysicsConfig, SceneFile, Shape, WallId, World,
+};
+use glam::Vec2;
+
+use common::DT;
+
+/// Saves `world` as RON, reads the text back and builds the world it describes.
+fn through_a_file(world: &World) -> World {
+    let text = SceneFile::capture(world).to_ron();
+    let scene = SceneFile::from_ron(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    scene.to_world().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Steps `original` and `loaded` side by side for `steps` steps, asserting equal state
+/// hashes before and after each step (the hash covers every body's handle, pose, velocity
+/// and sleep, bit for bit), and equal collision events.
+#[track_caller]
+fn assert_steps_alike(what: &str, original: &mut World, loaded: &mut World, steps: usize) {
+    assert_eq!(loaded.state_hash(), original.state_hash(), "{what}: hash on loading");
+    assert_eq!(loaded.step_count(), original.step_count(), "{what}: step count");
+    for step in 0..steps {
+        original.step(DT).expect("a valid step");
+        loaded.step(DT).expect("a valid step");
+        let n = original.step_count();
+        assert_eq!(
+            loaded.state_hash(),
+            original.state_hash(),
+            "{what}: step {n} ({step} after load)"
+        );
+        assert_eq!(loaded.collision_events(), original.collision_events(), "{what}: events {n}");
+    }
+}
+
+#[test]
+fn shared_scenes_saved_and_loaded_step_bit_for_bit_r_scn_1() {
+    let config = PhysicsConfig::default();
+    let scenes = [
+        scenes::pyramid(12, 30.0),
+        scenes::tower(12, 30.0),
+        scenes::mixed(300, 1),
+        scenes::rain(300, 2),
+        scenes::pour(300, 3),
+        scenes::at_one_point(80, Vec2::new(800.0, 600.0)),
+        scenes::material_balls(Vec2::new(800.0, 600.0)),
+    ];
+    for scene in scenes {
+        let mut original = scene.build(config.clone()).expect("the scene builds");
+        // Saved after 90 steps: contacts warm-started, bodies in motion, some resting.
+        for _ in 0..90 {
+            original.step(DT).expect("a valid step");
+        }
+        let mut loaded = through_a_file(&original);
+        assert_steps_alike(&scene.name, &mut original, &mut loaded, 300);
+    }
+}
+
+/// A world with every kind of state: static, kinematic and sensor bodies, layers, forces,
+/// gravity scales, bodies removed (free handle ids), sleeping islands, a body held and
+/// dragged while saved and let go after loading, and a switched-off wall.
+fn busy_world(seed: u64) -> (World, BodyHandle) {
+    let mut rng = SceneRng::new(seed);
+    let config = PhysicsConfig::default();
+    let mut world = World::new(Vec2::new(1000.0, 700.0), config).expect("a valid world");
+    let mut handles = Vec::new();
+    for i in 0..160 {
+        let position = Vec2::new(rng.range(40.0, 960.0), rng.range(40.0, 600.0));
+        let mut desc = if rng.unit() < 0.5 {
+            BodyDesc::circle(rng.range(12.0, 22.0), position)
+        } else {
+            BodyDesc::rect(Vec2::new(rng.range(24.0, 44.0), rng.range(24.0, 44.0)), position)
+        };
+        desc.material =
+            rng.pick(&[Material::RUBBER, Material::WOOD, Material::STEEL, Material::ICE]);
+        desc.velocity = Vec2::new(rng.range(-200.0, 200.0), rng.range(-200.0, 200.0));
+        match i % 16 {
+            0 => desc = desc.fixed(),
+            1 => desc = desc.with_gravity_scale(0.5),
+            2 => desc = desc.with_layers(CollisionLayers::new(0b01, !0b01)),
+            3 => desc = desc.with_collision_events(),
+            _ => {}
+        }
+        if let Ok(h) = world.add_body(desc) {
+            handles.push(h);
+        }
+    }
+    let sensor = BodyDesc::rect(Vec2::new(300.0, 30.0), Vec2::new(500.0, 400.0)).fixed().sensor();
+    world.add_body(sensor).expect("inside");
+    let platform = BodyDesc::rect(Vec2::new(120.0, 24.0), Vec2::new(200.0, 300.0))
+        .kinematic()
+        .with_velocity(Vec2::new(40.0, 0.0));
+    world.add_body(platform).expect("inside");
+    world.set_force(handles[5], Vec2::new(3.0e4, 0.0)).expect("dynamic");
+    world.set_torque(handles[6], 1.0e5).expect("dynamic");
+    for _ in 0..400 {
+        world.step(DT).expect("a valid step");
+    }
+    for &h in handles.iter().step_by(11) {
+        world.remove_body(h).expect("live");
+    }
+    world.set_wall_enabled(WallId::Top, false);
+    for _ in 0..400 {
+        world.step(DT).expect("a valid step");
+    }
+    let held = handles.iter().copied().find(|&h| world.body(h).is_some_and(|b| b.is_dynamic()));
+    let held = held.expect("a dynamic body");
+    world.grab(held).expect("dynamic");
+    for k in 0..30 {
+        world.set_drag_target(held, Vec2::new(300.0 + 5.0 * k as f32, 200.0)).expect("held");
+        world.step(DT).expect("a valid step");
+    }
+    (world, held)
+}
+
+#[test]
+fn a_busy_world_with_sleepers_and_a_held_body_resumes_bit_for_bit_r_scn_1() {
+    let (mut original, held) = busy_world(11);
+    assert!(original.stats().sleeping_islands > 0, "some islands sleep: {:?}", original.stats());
+    let mut loaded = through_a_file(&original);
+    assert!(loaded.body(held).is_some_and(|b| b.is_held()));
+    assert_steps_alike("held", &mut original, &mut loaded, 20);
+    // Drag on and let go in both, then a body added to the free ids, both ways.
+    for world in [&mut original, &mut loaded] {
+        world.set_drag_target(held, Vec2::new(600.0, 150.0)).expect("held");
+    }
+    assert_steps_alike("dragged", &mut original, &mut loaded, 20);
+    for world in [&mut original, &mut loaded] {
+        world.release(held, Vec2::new(800.0, -300.0)).expect("held");
+    }
+    assert_steps_alike("thrown", &mut original, &mut loaded, 60);
+    let a = original.add_body(BodyDesc::circle(15.0, Vec2::new(500.0, 50.0))).expect("inside");
+    let b = loaded.add_body(BodyDesc::circle(15.0, Vec2::new(500.0, 50.0))).expect("inside");
+    assert_eq!(a, b, "the next free handle is the same");
+    assert_steps_alike("added", &mut original, &mut loaded, 200);
+}
+
+/// Large worlds sort their slots by last step's contacts every 64 steps; a file saved just
+/// before such a step keeps the slots as that step leaves them.
+#[test]
+fn a_large_world_saved_before_its_slots_are_sorted_resumes_bit_for_bit_r_scn_1() {
+    let config = PhysicsConfig { sleeping_enabled: false, ..PhysicsConfig::default() };
+    let rows = scenes::large(4096, 5);
+    let mut original = scenes::shuffled(&rows, 3).build(config).expect("the scene builds");
+    for _ in 0..64 {
+        original.step(DT).expect("a valid step");
+    }
+    let mut loaded = through_a_file(&original);
+    original.step(DT).expect("a valid step");
+    assert!(original.stats().slots_sorted, "the original sorted its slots at step 64");
+    loaded.step(DT).expect("a valid step");
+    assert_eq!(loaded.state_hash(), original.state_hash());
+    assert_steps_alike("large", &mut original, &mut loaded, 70);
+}
+
+#[test]
+fn floats_read_back_to_the_same_bits_r_scn_1() {
+    let mut rng = SceneRng::new(99);
+    let mut scene = SceneFile::new(Vec2::ZERO, Vec2::new(1.0e6, 1.0e6), PhysicsConfig::default());
+    for _ in 0..2000 {
+        // Random bit patterns of finite floats in range, including subnormals and −0.
+        let bits = |rng: &mut SceneRng| f32::from_bits(rng.next_u64() as u32);
+        let finite = |rng: &mut SceneRng, max: f32| loop {
+            let x = bits(rng);
+            if x.is_finite() && x.abs() <= max {
+                return x;
+            }
+        };
+        let position = Vec2::new(finite(&mut rng, 1.0e6).abs(), finite(&mut rng, 1.0e6).abs());
+        let mut body = bevy_sandbox_physics::physics::SceneBody::new(BodyDesc::circle(
+            12.0 + finite(&mut rng, 100.0).abs(),
+            position,
+        ));
+        body.angle = finite(&mut rng, 1.0e30);
+        body.velocity = Vec2::new(finite(&mut rng, 1.0), -0.0);
+        scene.bodies.push(body);
+    }
+    let back = SceneFile::from_ron(&scene.to_ron()).expect("reads");
+    for (a, b) in scene.bodies.iter().zip(&back.bodies) {
+        assert_eq!(a.angle.to_bits(), b.angle.to_bits());
+        assert_eq!(a.position.x.to_bits(), b.position.x.to_bits());
+        assert_eq!(a.velocity.y.to_bits(), b.velocity.y.to_bits(), "−0 stays −0");
+        assert_eq!(a.shape, b.shape);
+    }
+}
+
+#[test]
+fn a_hand_written_file_loads_as_a_fresh_start_r_scn_1() {
+    let text = r#"(
+        version: 1,
+        bounds: (min: (0.0, 0.0), max: (800.0, 600.0)),
+        config: (gravity: (0.0, 500.0)),
+        bodies: [
+            (shape: Circle(radius: 20.0), position: (400.0, 100.0)),
+            (shape: Rect(half_extents: (200.0, 12.0)), kind: Static, position: (400.0, 500.0)),
+            (shape: Circle(radius: 15.0), position: (380.0, 460.0), sleep_island: Some(0), rest_time: 1.0),
+        ],
+    )"#;
+    let scene = SceneFile::from_ron(text).unwrap_or_else(|e| panic!("{e}"));
+    let world = scene.to_world().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(world.body_count(), 3);
+    assert_eq!(world.config().gravity, Vec2::new(0.0, 500.0));
+    assert_eq!(world.config().time_step, PhysicsConfig::default().time_step);
+    assert_eq!(world.step_count(), 0);
+    let handles: Vec<BodyHandle> = world.handles().collect();
+    assert_eq!(handles.iter().map(|h| h.index()).collect::<Vec<_>>(), [0, 1, 2]);
+    let ball = world.body(handles[0]).expect("a body");
+    assert_eq!(ball.shape(), Shape::circle(20.0));
+    assert_eq!(ball.material(), Material::WOOD);
+    assert!(world.body(handles[2]).is_some_and(|b| b.is_sleeping()));
+    assert!(world.body(handles[1]).is_some_and(|b| !b.is_dynamic()));
+    // The same bodies added by hand step alike (no solver state: nothing remembered).
+    let mut by_hand = World::new(Vec2::new(800.0, 600.0), scene.config.clone()).expect("valid");
+    for body in &scene.bodies {
+        by_hand.add_body(body.desc()).expect("inside");
+    }
+    let mut loaded = world;
+    let (a, b) = (loaded.step(DT), by_hand.step(DT));
+    assert!(a.is_ok() && b.is_ok());
+    assert_eq!(
+        loaded.body(handles[0]).map(|b| b.position()),
+        by_hand.body(handles[0]).map(|b| b.position())
+    );
+}
