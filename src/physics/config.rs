@@ -100,6 +100,82 @@ pub struct PhysicsConfig {
     pub tracker_tau: f32,
     /// Warm start is dropped when `n_old · n_new` falls below this. Default 0.95 (§6).
     pub warm_start_normal_threshold: f32,
+    /// Rule switch (R-LAB-1): last step's impulses are applied before the passes (§6).
+    /// Default true.
+    pub warm_starting: bool,
+    /// Rule switch (R-LAB-1): the passes clamp the *accumulated* impulses (`P_n ≥ 0`,
+    /// `|P_t| ≤ μ·P_n`, `|P_r| ≤ μ_r·r·P_n`); off, each pass clamps only its own increment
+    /// (§6). Default true.
+    pub accumulated_clamping: bool,
+    /// Rule switch (R-LAB-1): the bounce target `−e·v_n` takes `v_n` from the velocities at
+    /// the start of the step; off, from the velocities after gravity (§7). Default true.
+    pub restitution_from_step_start: bool,
+    /// Rule switch (R-LAB-1): nothing bounces below `restitution_threshold`; off, every
+    /// approach bounces (§7). Default true.
+    pub restitution_threshold_enabled: bool,
+    /// Rule switch (R-LAB-1): how overlap is removed (§10). Default
+    /// [`PositionCorrection::Projection`], the spec's rule.
+    pub position_correction: PositionCorrection,
+    /// Rule switch (R-LAB-1): the emergency brake at `max_wall_penetration` (§10). Default
+    /// true.
+    pub emergency_brake: bool,
+    /// Rule switch (R-LAB-1): velocities are clamped to `max_speed` (and spins to
+    /// `max_speed / MIN_BODY_SIZE`) after the solve, on throws and on set velocities (§12).
+    /// Default true.
+    pub speed_limit: bool,
+    /// Rule switch (R-LAB-1): a held body does not bounce, "the hand absorbs the impact"
+    /// (§7, §13). Default true.
+    pub hand_absorbs_bounces: bool,
+}
+
+/// How overlap left after the velocity solve is removed (§10): a rule switch of
+/// [`PhysicsConfig::position_correction`] (R-LAB-1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy", derive(bevy::reflect::Reflect))]
+#[cfg_attr(
+    feature = "bevy",
+    reflect(Default, Debug, PartialEq, Clone, Serialize, Deserialize),
+    type_path = "bevy_sandbox_physics::physics"
+)]
+pub enum PositionCorrection {
+    /// The spec's rule: positions are moved out of overlap after the velocities are
+    /// integrated, `position_iterations` passes of
+    /// `C = min(factor·max(depth − slop, 0), max_position_correction)`, split by inverse
+    /// mass. It adds no kinetic energy.
+    #[default]
+    Projection,
+    /// Baumgarte stabilisation instead: no projection; the normal target of each contact
+    /// gets the separating velocity `β/dt·max(depth − slop, 0)` with
+    /// `β = position_correction_factor`. The velocity outlives the overlap and flings
+    /// bodies apart.
+    Baumgarte,
+    /// No correction at all: what the solver lets sink stays sunk.
+    None,
+}
+
+impl PositionCorrection {
+    /// Every variant, in the order of [`Self::LABELS`] (the index a
+    /// [`ParameterValue::Choice`] holds).
+    pub const ALL: [PositionCorrection; 3] =
+        [PositionCorrection::Projection, PositionCorrection::Baumgarte, PositionCorrection::None];
+
+    /// A label per variant, for a UI.
+    pub const LABELS: [&'static str; 3] = ["Projection", "Baumgarte", "None"];
+
+    /// The index of this variant in [`Self::ALL`].
+    pub fn index(self) -> u32 {
+        match self {
+            PositionCorrection::Projection => 0,
+            PositionCorrection::Baumgarte => 1,
+            PositionCorrection::None => 2,
+        }
+    }
+
+    /// The variant at `index` in [`Self::ALL`], if there is one.
+    pub fn from_index(index: u32) -> Option<Self> {
+        Self::ALL.get(index as usize).copied()
+    }
 }
 
 impl Default for PhysicsConfig {
@@ -128,6 +204,14 @@ impl Default for PhysicsConfig {
             tracker_window: 0.1,
             tracker_tau: 0.05,
             warm_start_normal_threshold: 0.95,
+            warm_starting: true,
+            accumulated_clamping: true,
+            restitution_from_step_start: true,
+            restitution_threshold_enabled: true,
+            position_correction: PositionCorrection::Projection,
+            emergency_brake: true,
+            speed_limit: true,
+            hand_absorbs_bounces: true,
         }
     }
 }
@@ -192,6 +276,8 @@ pub enum ParameterValue {
     Switch(bool),
     /// A 2D vector (each component in the range).
     Vector(Vec2),
+    /// One of the labels in [`Parameter::choices`], by index.
+    Choice(u32),
 }
 
 /// Description of one `PhysicsConfig` field: where it lives, what it means, what it may be.
@@ -206,8 +292,12 @@ pub struct Parameter {
     pub min: f32,
     /// Largest allowed value (for a vector: of each component; ignored for a switch).
     pub max: f32,
-    /// What it does and the formula it enters.
+    /// What it does and the formula it enters; for a rule switch (R-LAB-1), what fails
+    /// without the rule.
     pub help: &'static str,
+    /// The labels of a [`ParameterValue::Choice`], indexed by its value; empty for the
+    /// other kinds.
+    pub choices: &'static [&'static str],
     /// Reads the field.
     pub get: fn(&PhysicsConfig) -> ParameterValue,
     /// Writes the field (no validation; call [`PhysicsConfig::validate`] afterwards).
@@ -234,6 +324,7 @@ macro_rules! float_parameter {
             min: $min,
             max: $max,
             help: $help,
+            choices: &[],
             get: |c| ParameterValue::Float(c.$name),
             set: |c, v| {
                 if let ParameterValue::Float(x) = v {
@@ -253,9 +344,31 @@ macro_rules! count_parameter {
             min: $min as f32,
             max: $max as f32,
             help: $help,
+            choices: &[],
             get: |c| ParameterValue::Count(c.$name),
             set: |c, v| {
                 if let ParameterValue::Count(x) = v {
+                    c.$name = x;
+                }
+            },
+        }
+    };
+}
+
+/// A rule switch (R-LAB-1): on is the spec's rule; `$help` says what fails without it.
+macro_rules! switch_parameter {
+    ($name:ident, $group:ident, $help:expr) => {
+        Parameter {
+            name: stringify!($name),
+            group: ParameterGroup::$group,
+            unit: "",
+            min: 0.0,
+            max: 1.0,
+            help: $help,
+            choices: &[],
+            get: |c| ParameterValue::Switch(c.$name),
+            set: |c, v| {
+                if let ParameterValue::Switch(x) = v {
                     c.$name = x;
                 }
             },
@@ -274,6 +387,7 @@ impl PhysicsConfig {
             max: 10_000.0,
             help: "Acceleration of every free body, y down: v ← v + g·dt (semi-implicit Euler, §3). \
                    (0, 980) is 9.8 m/s² at 100 px per metre.",
+            choices: &[],
             get: |c| ParameterValue::Vector(c.gravity),
             set: |c, v| {
                 if let ParameterValue::Vector(x) = v {
@@ -315,6 +429,18 @@ impl PhysicsConfig {
             "Last step's impulses are applied first unless the normal turned: n_old·n_new < this \
              drops them (§6)."
         ),
+        switch_parameter!(
+            warm_starting,
+            Solver,
+            "Rule §6: last step's impulses start the passes. Off: every step starts from zero, \
+             and 8 passes cannot carry a tall stack: it sinks into itself (R-LAB-1)."
+        ),
+        switch_parameter!(
+            accumulated_clamping,
+            Solver,
+            "Rule §6: P_n ≥ 0 holds for the sum over the passes. Off: each pass clamps only its \
+             own increment, so no pass can take an excess back (R-LAB-1)."
+        ),
         float_parameter!(
             restitution_threshold,
             Restitution,
@@ -333,6 +459,18 @@ impl PhysicsConfig {
             "Restitution of the walls; contacts mix e = max(e_A, e_B), so 0 lets the body's \
              material decide (§7)."
         ),
+        switch_parameter!(
+            restitution_from_step_start,
+            Restitution,
+            "Rule §7: the bounce uses v_n from the step start. Off: from the velocity after \
+             gravity, so a ball leaves with e·(v + g·dt) and an e = 1 ball gains height (R-LAB-1)."
+        ),
+        switch_parameter!(
+            restitution_threshold_enabled,
+            Restitution,
+            "Rule §7: nothing bounces below restitution_threshold. Off: every approach bounces, \
+             so resting bouncy bodies hop in tiny endless bounces (R-LAB-1)."
+        ),
         float_parameter!(
             wall_friction,
             FrictionAndRolling,
@@ -350,6 +488,27 @@ impl PhysicsConfig {
             "μ_r: the rolling impulse on ω_B − ω_A is clamped to μ_r·P_n·r; a rolling ball slows \
              at μ_r·g/1.5 (§9)."
         ),
+        Parameter {
+            name: "position_correction",
+            group: ParameterGroup::PositionCorrection,
+            unit: "",
+            min: 0.0,
+            max: (PositionCorrection::ALL.len() - 1) as f32,
+            help: "Rule §10: overlap is removed by moving positions (projection). Baumgarte: a \
+                   separating velocity β/dt·(depth − slop) flings bodies set into a pile; None: \
+                   stacks sink into each other (R-LAB-1).",
+            choices: &PositionCorrection::LABELS,
+            get: |c| ParameterValue::Choice(c.position_correction.index()),
+            set: |c, v| {
+                if let ParameterValue::Choice(x) = v {
+                    // An index out of range is kept out by `validate` (which reads it back
+                    // through `get`); here it leaves the field as it was.
+                    if let Some(choice) = PositionCorrection::from_index(x) {
+                        c.position_correction = choice;
+                    }
+                }
+            },
+        },
         count_parameter!(
             position_iterations,
             PositionCorrection,
@@ -393,20 +552,18 @@ impl PhysicsConfig {
             "Emergency brake: no body ends a step deeper in a wall. Must exceed max_speed·dt so \
              ordinary impacts are left to the solver (§10)."
         ),
-        Parameter {
-            name: "sleeping_enabled",
-            group: ParameterGroup::Sleeping,
-            unit: "",
-            min: 0.0,
-            max: 1.0,
-            help: "Whether islands whose bodies all rested for time_to_sleep are frozen (§11).",
-            get: |c| ParameterValue::Switch(c.sleeping_enabled),
-            set: |c, v| {
-                if let ParameterValue::Switch(x) = v {
-                    c.sleeping_enabled = x;
-                }
-            },
-        },
+        switch_parameter!(
+            emergency_brake,
+            PositionCorrection,
+            "Rule §10: no body ends a step deeper than max_wall_penetration in a wall. Off: a \
+             held body squeezes another deep into the wall (R-LAB-1)."
+        ),
+        switch_parameter!(
+            sleeping_enabled,
+            Sleeping,
+            "Rule §11: islands whose bodies all rested for time_to_sleep are frozen. Off: a \
+             resting pile keeps its solver residue and breathes and creeps (R-LAB-1)."
+        ),
         float_parameter!(
             sleep_linear_speed,
             Sleeping,
@@ -440,6 +597,12 @@ impl PhysicsConfig {
             "Speed clamp after the impulses and on throws: at most 0.9·MIN_BODY_SIZE/dt so two \
              12 px bodies cannot pass through each other; |ω| ≤ max_speed/12 px (§12)."
         ),
+        switch_parameter!(
+            speed_limit,
+            Tunnelling,
+            "Rule §12: every velocity is clamped to max_speed. Off: a small fast body jumps \
+             through a thin one between two steps (R-LAB-1)."
+        ),
         float_parameter!(
             drag_rate,
             Drag,
@@ -464,6 +627,12 @@ impl PhysicsConfig {
             0.001,
             1.0,
             "Time constant of the smoothing v ← v + (v_raw − v)·(1 − e^(−Δt/τ)) (§13)."
+        ),
+        switch_parameter!(
+            hand_absorbs_bounces,
+            Drag,
+            "Rule §7, §13: a held body does not bounce. Off: a bouncy body pressed against an \
+             obstacle rebounds every step, is pulled back and shakes (R-LAB-1)."
         ),
     ];
 
@@ -505,6 +674,7 @@ impl PhysicsConfig {
                 ParameterValue::Count(x) => (in_range(x as f32), format!("{x}")),
                 ParameterValue::Switch(x) => (true, format!("{x}")),
                 ParameterValue::Vector(v) => (in_range(v.x) && in_range(v.y), format!("{v}")),
+                ParameterValue::Choice(x) => (in_range(x as f32), format!("{x}")),
             };
             if !ok {
                 problems.push(FieldError {
@@ -554,6 +724,38 @@ impl PhysicsConfig {
     /// The angular speed clamp `max_speed / MIN_BODY_SIZE`, rad/s (§12).
     pub fn max_angular_speed(&self) -> f32 {
         self.max_speed / MIN_BODY_SIZE
+    }
+
+    /// The clamps in force on speed and spin, `(max_speed, max_angular_speed)` (§12), or
+    /// `(∞, ∞)` with the [`speed_limit`](Self::speed_limit) switch off (R-LAB-1): every
+    /// clamp of the world reads them here, so an infinite limit leaves each velocity as it
+    /// is without a branch of its own.
+    pub fn speed_limits(&self) -> (f32, f32) {
+        if self.speed_limit {
+            (self.max_speed, self.max_angular_speed())
+        } else {
+            (f32::INFINITY, f32::INFINITY)
+        }
+    }
+
+    /// A copy with every rule switch (R-LAB-1) at the spec's rule: warm starting,
+    /// accumulated clamping, restitution from the step start and its threshold, projection,
+    /// the emergency brake, the speed limit, sleeping, and the hand absorbing bounces. The
+    /// numbers are kept.
+    pub fn with_spec_rules(&self) -> Self {
+        let rules = PhysicsConfig::default();
+        PhysicsConfig {
+            warm_starting: rules.warm_starting,
+            accumulated_clamping: rules.accumulated_clamping,
+            restitution_from_step_start: rules.restitution_from_step_start,
+            restitution_threshold_enabled: rules.restitution_threshold_enabled,
+            position_correction: rules.position_correction,
+            emergency_brake: rules.emergency_brake,
+            speed_limit: rules.speed_limit,
+            sleeping_enabled: rules.sleeping_enabled,
+            hand_absorbs_bounces: rules.hand_absorbs_bounces,
+            ..self.clone()
+        }
     }
 }
 

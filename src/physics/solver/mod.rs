@@ -75,7 +75,7 @@ mod wide;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use contact::{SolverBodies, SolverBody, SolverContact};
+pub(crate) use contact::{SolverBodies, SolverBody, SolverContact, TargetRules};
 pub(crate) use contact_cache::{CachedImpulse, ContactCache, PairKey, WALL_GENERATION, group_body};
 pub(crate) use order::SolveOrder;
 pub(crate) use position::{Projection, ProjectionSettings};

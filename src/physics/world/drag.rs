@@ -65,7 +65,7 @@ impl World {
         if !throw_velocity.is_finite() {
             return Err(invalid("throw velocity", throw_velocity, "finite numbers"));
         }
-        let max_speed = self.config.max_speed;
+        let (max_speed, _) = self.config.speed_limits();
         if let Some(body) = self.slots[index].body.as_mut() {
             body.held = false;
             body.velocity = crate::physics::math::clamp_length(throw_velocity, max_speed);

@@ -269,8 +269,9 @@ impl World {
     /// the way it copies what the projection starts from, each slot's position now and at
     /// the step start (zero for empty slots and the walls), saving it a pass of its own.
     pub(super) fn integrate_positions(&mut self, dt: f32) {
-        let max_speed = self.config.max_speed;
-        let max_spin = self.config.max_angular_speed();
+        // (∞, ∞) with the speed limit switched off (R-LAB-1): the clamps below keep every
+        // velocity then.
+        let (max_speed, max_spin) = self.config.speed_limits();
         // Each entry written once: `resize` only fills entries the arrays did not have last
         // step (none while the slot count holds), and the loops overwrite every entry.
         let n = self.slots.len() + WALL_COUNT;
@@ -307,15 +308,19 @@ impl World {
         }
     }
 
-    /// Position projection over all contacts (§10, R-POS-1, R-POS-2).
+    /// Position projection over all contacts (§10, R-POS-1, R-POS-2), then the emergency
+    /// brake. With the rule switches (R-LAB-1), no projection unless `position_correction`
+    /// is `Projection` (Baumgarte's correction is a velocity, added in the solve), and no
+    /// brake with `emergency_brake` off.
     pub(super) fn correct_positions(&mut self, dt: f32) {
         // `positions` and `start_positions` were filled by `integrate_positions`, the
         // projection's contacts by `solve_velocities`.
+        let projecting = self.config.position_correction == PositionCorrection::Projection;
         self.scratch.projection.run_added(
             &mut self.scratch.positions,
             &self.scratch.start_positions,
             &ProjectionSettings {
-                iterations: self.config.position_iterations,
+                iterations: if projecting { self.config.position_iterations } else { 0 },
                 factor: self.config.position_correction_factor,
                 slop: self.config.penetration_slop,
                 max_correction: self.config.max_position_correction,
@@ -335,6 +340,7 @@ impl World {
         // (§11, see `update_sleep`): it moved farther than `sleep_linear_speed · dt`.
         let still = self.config.sleep_linear_speed * dt;
         let still_squared = still * still;
+        let braking = self.config.emergency_brake;
         let mut braked = 0;
         let per_slot = self.slots.iter_mut().zip(&self.scratch.positions);
         self.scratch.pushed.clear();
@@ -344,7 +350,7 @@ impl World {
             };
             let integrated = body.position;
             body.position = position;
-            braked += usize::from(brake.apply(body));
+            braked += usize::from(braking && brake.apply(body));
             (body.position - integrated).length_squared() > still_squared
         }));
         self.stats.braked = braked;

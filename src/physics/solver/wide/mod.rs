@@ -48,7 +48,7 @@
 
 use glam::{Vec2, Vec4};
 
-use super::contact::{SolverBodies, SolverBody, SolverContact, set_levers_and_bounce};
+use super::contact::{SolverBodies, SolverBody, SolverContact, TargetRules, set_levers_and_bounce};
 use super::impulse::EffectiveMasses;
 #[cfg(doc)]
 use super::{order::SolveOrder, scalar::solve_in_order};
@@ -114,7 +114,8 @@ impl WideContacts {
     /// Copies the velocities and lays out the contacts in groups, colour by colour:
     /// `colours[i]` is contact i's colour (64 for the overflow), `counts[k]` how many
     /// linear and rolling contacts colour k has. On the way it does the work of the scalar
-    /// `prepare`: each contact gets its levers and bounce target (`set_levers_and_bounce`,
+    /// `prepare`: each contact gets its levers, bounce target and position bias
+    /// (`set_levers_and_bounce`,
     /// shared with `prepare`), and the groups their effective masses four at a time
     /// (`set_masses`). Needs the warm-start impulses. Returns whether a contact has a bounce
     /// target.
@@ -127,7 +128,7 @@ impl WideContacts {
         &mut self,
         contacts: &mut [SolverContact],
         bodies: &SolverBodies,
-        restitution_threshold: f32,
+        rules: &TargetRules,
         colours: &[u8],
         counts: &[[u32; 2]],
     ) -> bool {
@@ -216,7 +217,7 @@ impl WideContacts {
         let (starts, held) = (&bodies.start_velocity[..solver.len()], &bodies.held[..solver.len()]);
         for (index, (c, &colour)) in contacts.iter_mut().zip(colours).enumerate() {
             let (body_a, body_b) = (&solver[c.a as usize], &solver[c.b as usize]);
-            set_levers_and_bounce(c, starts, held, restitution_threshold);
+            set_levers_and_bounce(c, starts, held, rules);
             bounces |= c.bounce_velocity != 0.0;
             let (a, store_a) = targets(c.a, body_a);
             let (b, store_b) = targets(c.b, body_b);
@@ -249,7 +250,7 @@ impl WideContacts {
                 g.inverse_inertia_a[lane] = body_a.inverse_inertia;
                 g.inverse_inertia_b[lane] = body_b.inverse_inertia;
                 g.friction[lane] = c.friction;
-                g.bounce[lane] = c.bounce_velocity;
+                g.bounce[lane] = c.normal_target();
                 g.rolling_limit[lane] = c.rolling_limit;
                 g.normal_impulse[lane] = c.normal_impulse;
                 g.tangent_impulse[lane] = c.tangent_impulse;
@@ -263,7 +264,7 @@ impl WideContacts {
                 g.inverse_mass_a[lane] = body_a.inverse_mass;
                 g.inverse_mass_b[lane] = body_b.inverse_mass;
                 g.friction[lane] = c.friction;
-                g.bounce[lane] = c.bounce_velocity;
+                g.bounce[lane] = c.normal_target();
                 g.normal_impulse[lane] = c.normal_impulse;
                 g.tangent_impulse[lane] = c.tangent_impulse;
                 self.linear_contacts[group][lane] = index;
@@ -291,20 +292,30 @@ impl WideContacts {
 
     /// One Gauss-Seidel pass: the batches in order (the wide colours, then the overflow
     /// contacts one by one), each batch's groups in order. Equal to [`solve_in_order`] over
-    /// `SolveOrder::order`.
+    /// `SolveOrder::order` with the same `accumulated` (the rule switch
+    /// `accumulated_clamping`, R-LAB-1, chosen here once per pass).
     ///
     /// The groups read and write the velocities without bounds checks; `group::entry` says
     /// why every offset they hold is in range.
-    pub fn solve(&mut self) {
+    pub fn solve(&mut self, accumulated: bool) {
+        if accumulated {
+            self.solve_batches::<true>();
+        } else {
+            self.solve_batches::<false>();
+        }
+    }
+
+    /// [`solve`](Self::solve) with the clamping chosen.
+    fn solve_batches<const ACCUMULATED: bool>(&mut self) {
         let velocities = &mut self.velocities[..];
         let (mut linear_start, mut rolling_start) = (0, 0);
         for batch in &self.batches {
             let (linear_end, rolling_end) = (batch.linear_end as usize, batch.rolling_end as usize);
             for group in &mut self.linear[linear_start..linear_end] {
-                group.solve(velocities);
+                group.solve::<ACCUMULATED>(velocities);
             }
             for group in &mut self.rolling[rolling_start..rolling_end] {
-                group.solve(velocities);
+                group.solve::<ACCUMULATED>(velocities);
             }
             (linear_start, rolling_start) = (linear_end, rolling_end);
         }
