@@ -55,7 +55,8 @@ impl World {
         Ok(())
     }
 
-    /// Lets go of a held body with `throw_velocity` (clamped to `max_speed`, R-TUN-1).
+    /// Lets go of a held body with `throw_velocity` (clamped to `max_speed`, R-TUN-1, unless
+    /// the rule switch `speed_limit` is off, R-LAB-1).
     pub fn release(
         &mut self,
         handle: BodyHandle,

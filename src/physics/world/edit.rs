@@ -45,8 +45,8 @@ impl World {
         Ok(())
     }
 
-    /// Sets a dynamic or kinematic body's velocity (clamped to `max_speed`) and wakes its
-    /// island. A kinematic body keeps it until it is set again (R-GAME-4).
+    /// Sets a dynamic or kinematic body's velocity (clamped to `max_speed` unless the rule
+    /// switch `speed_limit` is off, R-LAB-1) and wakes its island. A kinematic body keeps it until it is set again (R-GAME-4).
     pub fn set_velocity(&mut self, handle: BodyHandle, velocity: Vec2) -> Result<(), PhysicsError> {
         let index = self.moving_slot_of(handle)?;
         if !velocity.is_finite() {

@@ -229,7 +229,7 @@ impl World {
     /// positive finite density, friction in [0, 2], restitution in [0, 1], finite values,
     /// a gravity scale in −100 ..= 100, and a centre inside the world (on the open side of
     /// a switched-off wall, anywhere beyond it: see [`contains_point`](Self::contains_point)).
-    /// A speed above `max_speed` is clamped.
+    /// A speed above `max_speed` is clamped (unless the rule switch `speed_limit` is off).
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, PhysicsError> {
         let mut problems = Vec::new();
         desc.check(&mut problems);

@@ -383,7 +383,8 @@ pub(super) fn integrate_velocity(body: &mut Body, dv: Vec2) {
 }
 
 /// Clamps |v| to `max_speed` and |ω| to `max_spin = max_speed / MIN_BODY_SIZE` (§12,
-/// R-TUN-1).
+/// R-TUN-1); both are ∞ with the rule switch `speed_limit` off (R-LAB-1), which keeps every
+/// velocity.
 ///
 /// The spin is clamped by `f32::clamp`'s two compares, written out: `f32::clamp` also
 /// checks `min ≤ max` for every body (a compare and branch the loop could not hoist), and
