@@ -173,7 +173,8 @@ impl SolverContact {
     }
 
     /// The normal velocity the passes drive toward: the bounce target plus Baumgarte's
-    /// bias (0 by default, so the target is the bounce target to the bit: it is never −0).
+    /// bias (+0 unless switched on, and the bounce target is never −0, so then the target
+    /// is the bounce target to the bit).
     #[inline(always)]
     pub(super) fn normal_target(&self) -> f32 {
         self.bounce_velocity + self.position_bias
@@ -246,8 +247,8 @@ impl TargetRules {
 }
 
 /// The part of a contact's preparation that needs no inverse masses: the levers `r × n`,
-/// `r × t`, the bounce target `−e·v_n` of the step start (§7) and the position bias.
-/// `start_velocity` and `held` are those of [`SolverBodies`].
+/// `r × t` and the bounce target `−e·v_n` of the step start (§7). `start_velocity` and
+/// `held` are those of [`SolverBodies`].
 ///
 /// The bounce uses the velocities at the start of the step, before gravity and warm start:
 /// with the velocity after gravity, a ball would leave with `e·(v + g·dt)` instead of `e·v`,
@@ -255,10 +256,6 @@ impl TargetRules {
 /// `restitution_threshold` nothing bounces (R-RES-4), and held bodies never bounce (R-RES-6).
 /// (The world fills `start_velocity` and `held` according to the rule switches of
 /// R-LAB-1, so the rules can be switched off without a branch here.)
-///
-/// The position bias is Baumgarte's `β/dt·max(depth − slop, 0)` (0 with `bias_rate` 0): a
-/// separating velocity proportional to the overlap at detection, which the passes add to
-/// the bounce target (R-LAB-1; §10 explains why the spec projects positions instead).
 #[inline(always)]
 pub(super) fn set_levers_and_bounce(
     c: &mut SolverContact,
@@ -279,8 +276,14 @@ pub(super) fn set_levers_and_bounce(
     let held = held[a] || held[b];
     c.bounce_velocity =
         if impact < -restitution_threshold && !held { -c.restitution * impact } else { 0.0 };
-    // Compares instead of f32::max (the depth is finite): the excess is ≥ +0, so with a
-    // rate of 0 the bias is +0 and the target keeps the bounce's bits.
+}
+
+/// Baumgarte's position bias `β/dt·max(depth − slop, 0)`, with `rules.bias_rate` = β/dt: a
+/// separating velocity proportional to the overlap at detection, which the passes add to
+/// the bounce target (R-LAB-1; §10 explains why the spec projects positions instead). Only
+/// called with the bias switched on; a contact starts with none.
+#[inline]
+pub(super) fn set_position_bias(c: &mut SolverContact, rules: &TargetRules) {
     let excess = c.depth - rules.slop;
     c.position_bias = rules.bias_rate * if excess > 0.0 { excess } else { 0.0 };
 }

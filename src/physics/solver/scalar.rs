@@ -3,14 +3,15 @@
 //! path of the islands solved again without bounce targets (`restitution`).
 
 #[cfg(test)]
-use super::contact::{SolverBodies, TargetRules, set_levers_and_bounce};
+use super::contact::{SolverBodies, TargetRules, set_levers_and_bounce, set_position_bias};
 use super::contact::{SolverBody, SolverContact, inverse_masses, write_back};
 use super::impulse;
 #[cfg(doc)]
 use super::order::SolveOrder;
 use crate::physics::math::tangent;
 
-/// Levers, bounce target ([`set_levers_and_bounce`]) and effective masses
+/// Levers, bounce target ([`set_levers_and_bounce`]), position bias
+/// ([`set_position_bias`], when on) and effective masses
 /// ([`effective_masses`](impulse::effective_masses)) of every contact (§6, §7).
 ///
 /// The reference path: [`SolveOrder::solve_passes`] computes the same numbers with the same
@@ -20,6 +21,9 @@ use crate::physics::math::tangent;
 pub fn prepare(contacts: &mut [SolverContact], bodies: &SolverBodies, rules: &TargetRules) {
     for c in contacts {
         set_levers_and_bounce(c, &bodies.start_velocity, &bodies.held, rules);
+        if rules.bias_rate != 0.0 {
+            set_position_bias(c, rules);
+        }
         let m = inverse_masses(&bodies.bodies[c.a as usize], &bodies.bodies[c.b as usize]);
         c.set_masses(impulse::effective_masses(&m, c.normal_levers, c.tangent_levers));
     }

@@ -222,17 +222,15 @@ impl World {
     /// can be moved by an impulse (everything else has inverse mass 0, R-BODY-2). Kinematic
     /// bodies enter with their velocity, static and sleeping ones at rest.
     ///
-    /// The rule switches of R-LAB-1 act here, once per body: with
-    /// `restitution_from_step_start` off the "start" velocities the bounces and the energy
-    /// guard read are those after gravity (so the guard is fooled the same way), and with
-    /// `hand_absorbs_bounces` off no body counts as held for the bounces.
+    /// Two rule switches of R-LAB-1 act here, each in a pass of its own that runs only when
+    /// it is off: with `restitution_from_step_start` off the "start" velocities the bounces
+    /// and the energy guard read are those after gravity (so the guard is fooled the same
+    /// way), and with `hand_absorbs_bounces` off no body counts as held for the bounces.
     ///
     /// Each entry is written once: `resize` only fills entries the arrays did not have last
     /// step (none while the slot count holds), and the loops overwrite every entry.
     pub(super) fn load_solver_bodies(&mut self) {
         let n = self.slots.len() + WALL_COUNT;
-        let from_step_start = self.config.restitution_from_step_start;
-        let absorbs = self.config.hand_absorbs_bounces;
         let solver = &mut self.scratch.solver;
         solver.bodies.resize(n, SolverBody::default());
         solver.start_velocity.resize(n, (Vec2::ZERO, 0.0));
@@ -253,12 +251,8 @@ impl World {
                     inverse_mass: b.inverse_mass,
                     inverse_inertia: b.inverse_inertia,
                 };
-                *start = if from_step_start {
-                    (b.previous_velocity, b.previous_angular_velocity)
-                } else {
-                    (b.velocity, b.angular_velocity)
-                };
-                *held = b.held && absorbs;
+                *start = (b.previous_velocity, b.previous_angular_velocity);
+                *held = b.held;
             } else {
                 *solved = SolverBody::default();
                 *start = (Vec2::ZERO, 0.0);
@@ -269,6 +263,15 @@ impl World {
             *solved = SolverBody::default();
             *start = (Vec2::ZERO, 0.0);
             *held = false;
+        }
+        if !self.config.restitution_from_step_start {
+            // After gravity: the velocities just loaded (zero where nothing entered).
+            for (solved, start) in solver.bodies.iter().zip(solver.start_velocity.iter_mut()) {
+                *start = (solved.velocity, solved.angular_velocity);
+            }
+        }
+        if !self.config.hand_absorbs_bounces {
+            solver.held.fill(false);
         }
     }
 

@@ -329,18 +329,25 @@ impl World {
         // The brake reads only its own body's projected position: it runs as each body is
         // written back, saving a pass over the bodies.
         let (open_min, open_max) = self.open_bounds();
+        // With the rule switch `emergency_brake` off (R-LAB-1) the brake's bounds are
+        // infinite: every body lies strictly inside them, and `apply` returns at its first
+        // test, as for a body far from the walls.
+        let (brake_min, brake_max) = if self.config.emergency_brake {
+            (open_min, open_max)
+        } else {
+            (Vec2::NEG_INFINITY, Vec2::INFINITY)
+        };
         let brake = WallBrake {
             walls: &self.walls,
             enabled: self.wall_enabled,
-            min: open_min,
-            max: open_max,
+            min: brake_min,
+            max: brake_max,
             limit: self.config.max_wall_penetration,
         };
         // A body the projection (or the brake) moves is not at rest, whatever its velocity
         // (§11, see `update_sleep`): it moved farther than `sleep_linear_speed · dt`.
         let still = self.config.sleep_linear_speed * dt;
         let still_squared = still * still;
-        let braking = self.config.emergency_brake;
         let mut braked = 0;
         let per_slot = self.slots.iter_mut().zip(&self.scratch.positions);
         self.scratch.pushed.clear();
@@ -350,7 +357,7 @@ impl World {
             };
             let integrated = body.position;
             body.position = position;
-            braked += usize::from(braking && brake.apply(body));
+            braked += usize::from(brake.apply(body));
             (body.position - integrated).length_squared() > still_squared
         }));
         self.stats.braked = braked;

@@ -48,7 +48,9 @@
 
 use glam::{Vec2, Vec4};
 
-use super::contact::{SolverBodies, SolverBody, SolverContact, TargetRules, set_levers_and_bounce};
+use super::contact::{
+    SolverBodies, SolverBody, SolverContact, TargetRules, set_levers_and_bounce, set_position_bias,
+};
 use super::impulse::EffectiveMasses;
 #[cfg(doc)]
 use super::{order::SolveOrder, scalar::solve_in_order};
@@ -114,8 +116,7 @@ impl WideContacts {
     /// Copies the velocities and lays out the contacts in groups, colour by colour:
     /// `colours[i]` is contact i's colour (64 for the overflow), `counts[k]` how many
     /// linear and rolling contacts colour k has. On the way it does the work of the scalar
-    /// `prepare`: each contact gets its levers, bounce target and position bias
-    /// (`set_levers_and_bounce`,
+    /// `prepare`: each contact gets its levers and bounce target (`set_levers_and_bounce`,
     /// shared with `prepare`), and the groups their effective masses four at a time
     /// (`set_masses`). Needs the warm-start impulses. Returns whether a contact has a bounce
     /// target.
@@ -250,7 +251,7 @@ impl WideContacts {
                 g.inverse_inertia_a[lane] = body_a.inverse_inertia;
                 g.inverse_inertia_b[lane] = body_b.inverse_inertia;
                 g.friction[lane] = c.friction;
-                g.bounce[lane] = c.normal_target();
+                g.bounce[lane] = c.bounce_velocity;
                 g.rolling_limit[lane] = c.rolling_limit;
                 g.normal_impulse[lane] = c.normal_impulse;
                 g.tangent_impulse[lane] = c.tangent_impulse;
@@ -264,7 +265,7 @@ impl WideContacts {
                 g.inverse_mass_a[lane] = body_a.inverse_mass;
                 g.inverse_mass_b[lane] = body_b.inverse_mass;
                 g.friction[lane] = c.friction;
-                g.bounce[lane] = c.normal_target();
+                g.bounce[lane] = c.bounce_velocity;
                 g.normal_impulse[lane] = c.normal_impulse;
                 g.tangent_impulse[lane] = c.tangent_impulse;
                 self.linear_contacts[group][lane] = index;
@@ -287,7 +288,32 @@ impl WideContacts {
         for group in &mut self.rolling {
             group.set_masses();
         }
+        if rules.bias_rate != 0.0 {
+            self.add_position_bias(contacts, rules);
+        }
         bounces
+    }
+
+    /// Baumgarte's bias on every contact and its lane's target (the rule switch
+    /// `position_correction`, R-LAB-1): a pass of its own, so that the load above carries
+    /// nothing of it while the switch is at the spec's rule.
+    fn add_position_bias(&mut self, contacts: &mut [SolverContact], rules: &TargetRules) {
+        for (group, indices) in self.linear.iter_mut().zip(&self.linear_contacts) {
+            for (lane, &index) in indices.iter().enumerate() {
+                if let Some(c) = contacts.get_mut(index as usize) {
+                    set_position_bias(c, rules);
+                    group.bounce[lane] = c.normal_target();
+                }
+            }
+        }
+        for (group, indices) in self.rolling.iter_mut().zip(&self.rolling_contacts) {
+            for (lane, &index) in indices.iter().enumerate() {
+                if let Some(c) = contacts.get_mut(index as usize) {
+                    set_position_bias(c, rules);
+                    group.bounce[lane] = c.normal_target();
+                }
+            }
+        }
     }
 
     /// One Gauss-Seidel pass: the batches in order (the wide colours, then the overflow
