@@ -113,7 +113,8 @@ pub struct SolverContact {
     pub bounce_velocity: f32,
     /// Baumgarte's separating velocity `β/dt·max(depth − slop, 0)`, added to the normal
     /// target of the passes; 0 unless the rule switch `position_correction` is
-    /// `Baumgarte` (R-LAB-1). Not a bounce: the energy guard and the bounce pass ignore it.
+    /// `Baumgarte` (R-LAB-1). Not a bounce: the energy guard does not count it, the bounce
+    /// pass keeps it in its target.
     pub position_bias: f32,
     /// Accumulated normal impulse P_n ≥ 0 of the passes, kept for warm starting.
     pub normal_impulse: f32,
