@@ -113,6 +113,17 @@ fn every_config_field_refuses_nan_infinite_negative_zero_and_huge_values_r_cfg_3
                 })
                 .collect(),
             ParameterValue::Switch(x) => vec![(ParameterValue::Switch(!x), true)],
+            // A choice out of range cannot be stored in the enum: its setter leaves the field
+            // as it was (checked here), so the config stays valid.
+            ParameterValue::Choice(_) => [parameter.max as u32 + 1, u32::MAX]
+                .iter()
+                .map(|&n| {
+                    let mut config = before.clone();
+                    (parameter.set)(&mut config, ParameterValue::Choice(n));
+                    assert_eq!(config, before, "{}: choice {n} was stored", parameter.name);
+                    (ParameterValue::Choice(n), true)
+                })
+                .collect(),
         };
         for (value, in_range) in attacks {
             let mut config = before.clone();

@@ -135,9 +135,14 @@ fn valid_config() -> impl Strategy<Value = PhysicsConfig> {
                 ParameterValue::Count(_) => ParameterValue::Count(lerp(u).round() as u32),
                 ParameterValue::Switch(_) => ParameterValue::Switch(u < 0.5),
                 ParameterValue::Vector(_) => ParameterValue::Vector(Vec2::new(lerp(u), lerp(v))),
+                ParameterValue::Choice(_) => ParameterValue::Choice(lerp(u).round() as u32),
             };
             (parameter.set)(&mut c, value);
         }
+        // The properties are claims about the spec's rules: the rule switches of R-LAB-1
+        // (which switch rules off to show what fails) stay on, except sleeping, which the
+        // properties have always varied.
+        let mut c = PhysicsConfig { sleeping_enabled: c.sleeping_enabled, ..c.with_spec_rules() };
         c.max_speed = c.max_speed.min(tunnelling_speed_limit(c.time_step));
         let reach = c.max_speed * c.time_step;
         if c.max_wall_penetration <= reach {

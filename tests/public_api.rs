@@ -52,6 +52,7 @@ fn the_core_exports_exactly_its_listed_api() {
         "ParameterGroup",
         "ParameterValue",
         "PhysicsConfig",
+        "PositionCorrection",
         "tunnelling_speed_limit",
         "Input",
         "InputLog",

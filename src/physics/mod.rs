@@ -69,7 +69,7 @@ pub use body::{Body, BodyDesc, BodyHandle, BodyKind, CollisionLayers, Material, 
 pub use collision::{BodyOrWall, Manifold, Wall, WallId, collide};
 pub use config::{
     ConfigError, FieldError, MAX_BODY_SIZE, MIN_BODY_SIZE, Parameter, ParameterGroup,
-    ParameterValue, PhysicsConfig, tunnelling_speed_limit,
+    ParameterValue, PhysicsConfig, PositionCorrection, tunnelling_speed_limit,
 };
 pub use replay::{Input, InputLog, LoggedInput, Recorder, ReplayError};
 pub use timeline::Timeline;

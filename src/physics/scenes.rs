@@ -294,6 +294,243 @@ pub fn material_balls(size: Vec2) -> Scene {
     Scene { name: "material_balls".into(), size, bodies }
 }
 
+/// A demonstration of one rule switch of `PhysicsConfig` (R-LAB-1): a small scene in which
+/// the failure the rule prevents shows within a few seconds once the switch is off.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabDemo {
+    /// A short name for a button.
+    pub name: &'static str,
+    /// The `PhysicsConfig` field it demonstrates (an entry of `PhysicsConfig::PARAMETERS`).
+    pub switch: &'static str,
+    /// One line: what to do and what to watch, with the rule off and on.
+    pub watch: &'static str,
+    /// The bodies, in a world of at most 800 × 600 px.
+    pub scene: Scene,
+}
+
+/// A perfectly inelastic material (e = 0), otherwise wood.
+const CLAY: Material = Material { restitution: 0.0, ..Material::WOOD };
+
+/// A perfectly elastic material (e = 1), density 1.
+const ELASTIC: Material = Material { density: 1.0, friction: 0.5, restitution: 1.0 };
+
+/// One demonstration per rule switch (R-LAB-1), in the order of the parameter table. Each
+/// is proven by a test of `tests/physics_lab_switches.rs`, which measures the failure.
+pub fn lab_demos() -> Vec<LabDemo> {
+    let size = Vec2::new(800.0, 600.0);
+    let scene = |name: &str, bodies: Vec<BodyDesc>| Scene { name: name.into(), size, bodies };
+    vec![
+        LabDemo {
+            name: "Tall tower",
+            switch: "warm_starting",
+            watch: "Off: the tower of 16 boxes sinks into itself, boxes deep in each other; \
+                    on: it stands.",
+            scene: scene("lab_tall_tower", lab_tower(16, size)),
+        },
+        LabDemo {
+            name: "Dead drop",
+            switch: "accumulated_clamping",
+            watch: "Off: the box of restitution 0 jumps back up to its drop height on every \
+                    landing; on: it lands dead.",
+            scene: scene(
+                "lab_dead_drop",
+                vec![
+                    BodyDesc::rect(Vec2::splat(40.0), Vec2::new(400.0, 100.0)).with_material(CLAY),
+                ],
+            ),
+        },
+        LabDemo {
+            name: "Elastic ball",
+            switch: "restitution_from_step_start",
+            watch: "Off: the e = 1 ball rises above the top of the post beside it, some 6 px \
+                    more each bounce; on: it returns to the post's top every time.",
+            scene: scene("lab_elastic_ball", elastic_ball_beside_a_post(size, 300.0)),
+        },
+        LabDemo {
+            name: "Bouncy stack",
+            switch: "restitution_threshold_enabled",
+            watch: "Off: the resting stack of bouncy light and heavy boxes jitters and never \
+                    sleeps; on: it rests and falls asleep.",
+            scene: scene("lab_bouncy_stack", bouncy_stack(size)),
+        },
+        LabDemo {
+            name: "Box set into a pile",
+            switch: "position_correction",
+            watch: "Baumgarte: the box set into the pile is flung out at hundreds of px/s; \
+                    None: it stays inside; Projection: it is pushed out gently.",
+            scene: scene("lab_box_in_pile", box_set_into_a_pile(size)),
+        },
+        LabDemo {
+            name: "Squeeze",
+            switch: "emergency_brake",
+            watch: "Drag the steel box into the row of wooden boxes at the wall. Off: the last \
+                    box sinks some 30 px into the wall; on: at most 12 px.",
+            scene: scene("lab_squeeze", squeeze_row(size)),
+        },
+        LabDemo {
+            name: "Bullet",
+            switch: "speed_limit",
+            watch: "Switch off, then reload: the small ball shot at 5000 px/s passes through \
+                    the plank; on: it is clamped to 1296 px/s and bounces off.",
+            scene: scene("lab_bullet", bullet_and_plank(size)),
+        },
+        LabDemo {
+            name: "Resting pile",
+            switch: "sleeping_enabled",
+            watch: "Off: the pile in the bin never sleeps (islands in the overlay) and creeps, \
+                    by fractions of a px; on: it falls asleep within seconds.",
+            scene: scene("lab_resting_pile", pile_in_a_bin(size, 150, 3)),
+        },
+        LabDemo {
+            name: "Pressed ball",
+            switch: "hand_absorbs_bounces",
+            watch: "Drag the rubber ball into the steel block and hold it there. Off: it shakes \
+                    by 10 px every step; on: it rests against the block.",
+            scene: scene("lab_pressed_ball", pressed_ball(size)),
+        },
+    ]
+}
+
+/// `count` boxes of 30 px standing on the floor in the middle of a `size` world, 0.25 px
+/// apart.
+fn lab_tower(count: usize, size: Vec2) -> Vec<BodyDesc> {
+    let side = 30.0;
+    (0..count)
+        .map(|i| {
+            let y = size.y - 0.5 * side - i as f32 * (side + 0.25);
+            BodyDesc::rect(Vec2::splat(side), Vec2::new(0.5 * size.x, y))
+        })
+        .collect()
+}
+
+/// An e = 1 ball of radius 20 px with its bottom `drop` px above the floor, and beside it a
+/// static post whose top marks that height.
+fn elastic_ball_beside_a_post(size: Vec2, drop: f32) -> Vec<BodyDesc> {
+    let (radius, x) = (20.0, 0.5 * size.x);
+    let post = Vec2::new(24.0, drop);
+    vec![
+        BodyDesc::circle(radius, Vec2::new(x, size.y - drop - radius)).with_material(ELASTIC),
+        BodyDesc::rect(post, Vec2::new(x - 60.0, size.y - 0.5 * drop))
+            .with_material(Material::STEEL)
+            .fixed(),
+    ]
+}
+
+/// Four boxes of 40 px on the floor, light and heavy in turn (density 0.5 and 50) and
+/// bouncy (e = 0.9): eight velocity passes leave a residue at a mass ratio of 100.
+fn bouncy_stack(size: Vec2) -> Vec<BodyDesc> {
+    let side = 40.0;
+    (0..4)
+        .map(|i| {
+            let density = if i % 2 == 0 { 0.5 } else { 50.0 };
+            let material = Material { density, friction: 0.5, restitution: 0.9 };
+            let y = size.y - 0.5 * side - i as f32 * (side + 0.25);
+            BodyDesc::rect(Vec2::splat(side), Vec2::new(0.5 * size.x, y)).with_material(material)
+        })
+        .collect()
+}
+
+/// A pyramid of 8 boxes of 30 px at the floor's middle and one more box of 30 px set
+/// 15 px deep into its second row.
+fn box_set_into_a_pile(size: Vec2) -> Vec<BodyDesc> {
+    let pile = pyramid(8, 30.0);
+    let offset = Vec2::new(0.5 * (size.x - pile.size.x), size.y - pile.size.y);
+    let mut bodies: Vec<BodyDesc> =
+        pile.bodies.iter().map(|b| BodyDesc { position: b.position + offset, ..*b }).collect();
+    // Between the two middle boxes of the second row, half a box (15 px) down into it.
+    let second_row = size.y - 0.5 * 30.0 - 30.25;
+    bodies.push(BodyDesc::rect(Vec2::splat(30.0), Vec2::new(0.5 * size.x, second_row - 15.0)));
+    bodies
+}
+
+/// Six wooden boxes of 30 px in a row on the floor against the right wall, and a steel box
+/// of 100 px to drag into them.
+fn squeeze_row(size: Vec2) -> Vec<BodyDesc> {
+    let side = 30.0;
+    let mut bodies: Vec<BodyDesc> = (0..6)
+        .map(|i| {
+            let x = size.x - 0.5 * side - i as f32 * (side + 0.5);
+            BodyDesc::rect(Vec2::splat(side), Vec2::new(x, size.y - 0.5 * side))
+                .with_material(Material::WOOD)
+        })
+        .collect();
+    bodies.push(
+        BodyDesc::rect(Vec2::splat(100.0), Vec2::new(0.3 * size.x, size.y - 50.0))
+            .with_material(Material::STEEL),
+    );
+    bodies
+}
+
+/// A ball of the smallest radius (12 px) shot down at 5000 px/s at a static plank 24 px
+/// thick (the thinnest a body may be), started where its first contact falls past the
+/// plank's middle line.
+fn bullet_and_plank(size: Vec2) -> Vec<BodyDesc> {
+    vec![
+        BodyDesc::rect(
+            Vec2::new(0.75 * size.x, 2.0 * MIN_BODY_SIZE),
+            Vec2::new(0.5 * size.x, 400.0),
+        )
+        .with_material(Material::STEEL)
+        .fixed(),
+        BodyDesc::circle(MIN_BODY_SIZE, Vec2::new(0.5 * size.x, BULLET_START))
+            .with_velocity(Vec2::new(0.0, BULLET_SPEED)),
+    ]
+}
+
+/// The bullet's start height and speed (see `bullet_and_plank`).
+const BULLET_START: f32 = 115.0;
+const BULLET_SPEED: f32 = 5000.0;
+
+/// `count` circles and boxes of 24 to 32 px and every material on a grid in a bin of two
+/// static walls 360 px apart in the middle of the floor: a pile some ten bodies deep.
+fn pile_in_a_bin(size: Vec2, count: usize, seed: u64) -> Vec<BodyDesc> {
+    let mut rng = SceneRng::new(seed);
+    let (width, cell) = (360.0, 36.0);
+    let wall = Vec2::new(2.0 * MIN_BODY_SIZE, 500.0);
+    let centre = 0.5 * size.x;
+    let mut bodies: Vec<BodyDesc> = [-1.0, 1.0]
+        .iter()
+        .map(|side| {
+            let x = centre + side * (0.5 * width + MIN_BODY_SIZE);
+            BodyDesc::rect(wall, Vec2::new(x, size.y - 0.5 * wall.y)).fixed()
+        })
+        .collect();
+    let columns = (width / cell) as usize;
+    let left = centre - 0.5 * columns as f32 * cell;
+    let materials = Material::PRESETS.map(|(_, m)| m);
+    let largest = 16.0;
+    for i in 0..count {
+        let (column, row) = (i % columns, i / columns);
+        let position = Vec2::new(
+            left + (column as f32 + 0.5) * cell,
+            size.y - 30.0 - (row as f32 + 0.5) * cell,
+        );
+        let shape = if rng.unit() < 0.5 {
+            Shape::circle(rng.range(MIN_BODY_SIZE, largest))
+        } else {
+            Shape::Rect {
+                half_extents: Vec2::new(
+                    rng.range(MIN_BODY_SIZE, largest),
+                    rng.range(MIN_BODY_SIZE, largest),
+                ),
+            }
+        };
+        bodies.push(BodyDesc::new(shape, position).with_material(rng.pick(&materials)));
+    }
+    bodies
+}
+
+/// A rubber ball and a static steel block beside it to press it against.
+fn pressed_ball(size: Vec2) -> Vec<BodyDesc> {
+    vec![
+        BodyDesc::rect(Vec2::new(60.0, 200.0), Vec2::new(0.6 * size.x, size.y - 100.0))
+            .with_material(Material::STEEL)
+            .fixed(),
+        BodyDesc::circle(20.0, Vec2::new(0.35 * size.x, size.y - 100.0))
+            .with_material(Material::RUBBER),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -111,6 +111,11 @@ pub struct SolverContact {
     pub rolling_mass: f32,
     /// Normal velocity the contact should separate with: −e·v_n at the step start, or 0.
     pub bounce_velocity: f32,
+    /// Baumgarte's separating velocity `β/dt·max(depth − slop, 0)`, added to the normal
+    /// target of the passes; 0 unless the rule switch `position_correction` is
+    /// `Baumgarte` (R-LAB-1). Not a bounce: the energy guard does not count it, the bounce
+    /// pass keeps it in its target.
+    pub position_bias: f32,
     /// Accumulated normal impulse P_n ≥ 0 of the passes, kept for warm starting.
     pub normal_impulse: f32,
     /// The bounce added by [`restitute`](super::restitution::restitute) (§7);
@@ -155,6 +160,7 @@ impl SolverContact {
             tangent_mass: 0.0,
             rolling_mass: 0.0,
             bounce_velocity: 0.0,
+            position_bias: 0.0,
             normal_impulse: 0.0,
             restitution_impulse: 0.0,
             tangent_impulse: 0.0,
@@ -165,6 +171,14 @@ impl SolverContact {
     /// The whole normal impulse of the step: the inelastic passes' and the bounce.
     pub fn total_normal_impulse(&self) -> f32 {
         self.normal_impulse + self.restitution_impulse
+    }
+
+    /// The normal velocity the passes drive toward: the bounce target plus Baumgarte's
+    /// bias (+0 unless switched on, and the bounce target is never −0, so then the target
+    /// is the bounce target to the bit).
+    #[inline(always)]
+    pub(super) fn normal_target(&self) -> f32 {
+        self.bounce_velocity + self.position_bias
     }
 
     /// What the impulse formulas read of this contact.
@@ -181,7 +195,7 @@ impl SolverContact {
             },
             friction: self.friction,
             rolling_limit: self.rolling_limit,
-            bounce: self.bounce_velocity,
+            bounce: self.normal_target(),
         }
     }
 
@@ -211,6 +225,28 @@ impl SolverContact {
     }
 }
 
+/// What the preparation of the passes reads of the config (§7, §10), with the rule
+/// switches (R-LAB-1) already applied by the world.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TargetRules {
+    /// No bounce below this impact speed, px/s; 0 with `restitution_threshold_enabled`
+    /// off, so that every approach bounces.
+    pub restitution_threshold: f32,
+    /// Baumgarte's `β/dt`, 1/s: `position_correction_factor / dt` with
+    /// `position_correction` set to `Baumgarte`, else 0 (no bias).
+    pub bias_rate: f32,
+    /// The depth the bias leaves alone, px (`penetration_slop`).
+    pub slop: f32,
+}
+
+impl TargetRules {
+    /// The spec's targets: bounces above `restitution_threshold`, no bias.
+    #[cfg(test)]
+    pub fn bounces_above(restitution_threshold: f32) -> Self {
+        TargetRules { restitution_threshold, bias_rate: 0.0, slop: 0.0 }
+    }
+}
+
 /// The part of a contact's preparation that needs no inverse masses: the levers `r × n`,
 /// `r × t` and the bounce target `−e·v_n` of the step start (§7). `start_velocity` and
 /// `held` are those of [`SolverBodies`].
@@ -219,13 +255,16 @@ impl SolverContact {
 /// with the velocity after gravity, a ball would leave with `e·(v + g·dt)` instead of `e·v`,
 /// and an e = 1 ball would gain height on every bounce (R-RES-5). Below
 /// `restitution_threshold` nothing bounces (R-RES-4), and held bodies never bounce (R-RES-6).
+/// (The world fills `start_velocity` and `held` according to the rule switches of
+/// R-LAB-1, so the rules can be switched off without a branch here.)
 #[inline(always)]
 pub(super) fn set_levers_and_bounce(
     c: &mut SolverContact,
     start_velocity: &[(Vec2, f32)],
     held: &[bool],
-    restitution_threshold: f32,
+    rules: &TargetRules,
 ) {
+    let restitution_threshold = rules.restitution_threshold;
     let (a, b) = (c.a as usize, c.b as usize);
     let t = tangent(c.normal);
     c.normal_levers = (cross(c.r_a, c.normal), cross(c.r_b, c.normal));
@@ -238,6 +277,16 @@ pub(super) fn set_levers_and_bounce(
     let held = held[a] || held[b];
     c.bounce_velocity =
         if impact < -restitution_threshold && !held { -c.restitution * impact } else { 0.0 };
+}
+
+/// Baumgarte's position bias `β/dt·max(depth − slop, 0)`, with `rules.bias_rate` = β/dt: a
+/// separating velocity proportional to the overlap at detection, which the passes add to
+/// the bounce target (R-LAB-1; §10 explains why the spec projects positions instead). Only
+/// called with the bias switched on; a contact starts with none.
+#[inline]
+pub(super) fn set_position_bias(c: &mut SolverContact, rules: &TargetRules) {
+    let excess = c.depth - rules.slop;
+    c.position_bias = rules.bias_rate * if excess > 0.0 { excess } else { 0.0 };
 }
 
 /// Stores a solved body. Immovable ones (inverse mass 0) never change and are not written,

@@ -195,10 +195,51 @@ fn bounded_update<L: Lane>(impulse: L, mass: L, speed: L, bound: L) -> L {
     (impulse - mass * speed).within(bound)
 }
 
-/// One solve of a contact of which a body can turn: normal, then friction, then rolling
-/// resistance (R-SI-3), on the bodies' velocities `a` and `b`.
+/// The passes' normal update, [`normal_update`] with the floor 0, or with the rule switch
+/// `accumulated_clamping` off (`ACCUMULATED = false`, R-LAB-1) the clamp of one pass's
+/// increment instead of the sum's:
+/// ```text
+/// P' = P + max(−(v_n − target)/K_n, 0)
+/// ```
+/// No pass can then take back an earlier pass's excess: `P_n` only grows within a step.
+/// The switch is a compile-time parameter, so the default passes carry no branch.
 #[inline(always)]
-pub(super) fn solve_rolling<L: Lane>(
+fn passes_normal_update<L: Lane, const ACCUMULATED: bool>(
+    impulse: L,
+    mass: L,
+    speed: L,
+    target: L,
+) -> L {
+    if ACCUMULATED {
+        normal_update(impulse, mass, speed, target, L::ZERO)
+    } else {
+        impulse + (-(mass * (speed - target))).at_least(L::ZERO)
+    }
+}
+
+/// The passes' bounded update, [`bounded_update`], or with `accumulated_clamping` off
+/// (R-LAB-1) the clamp of one pass's increment: `P' = P + clamp(−speed/K, ±bound)`, so the
+/// sum may exceed the bound.
+#[inline(always)]
+fn passes_bounded_update<L: Lane, const ACCUMULATED: bool>(
+    impulse: L,
+    mass: L,
+    speed: L,
+    bound: L,
+) -> L {
+    if ACCUMULATED {
+        bounded_update(impulse, mass, speed, bound)
+    } else {
+        impulse + (-(mass * speed)).within(bound)
+    }
+}
+
+/// One solve of a contact of which a body can turn: normal, then friction, then rolling
+/// resistance (R-SI-3), on the bodies' velocities `a` and `b`. `ACCUMULATED` is the rule
+/// switch `accumulated_clamping` (true: the spec's rule, R-SI-1; see
+/// [`passes_normal_update`]).
+#[inline(always)]
+pub(super) fn solve_rolling<L: Lane, const ACCUMULATED: bool>(
     c: &Constraint<L>,
     m: &InverseMasses<L>,
     p: &mut Impulses<L>,
@@ -207,7 +248,7 @@ pub(super) fn solve_rolling<L: Lane>(
 ) {
     // Normal: drive v_n to the bounce target (0 without one); accumulated P_n ≥ 0.
     let v_n = relative_speed(a, b, c.normal, c.normal_levers);
-    let normal = normal_update(p.normal, c.masses.normal, v_n, c.bounce, L::ZERO);
+    let normal = passes_normal_update::<L, ACCUMULATED>(p.normal, c.masses.normal, v_n, c.bounce);
     push_apart(a, b, m, c.normal, c.normal_levers, normal - p.normal);
     p.normal = normal;
 
@@ -215,14 +256,17 @@ pub(super) fn solve_rolling<L: Lane>(
     // The impulse acts at the contact point, so for circles it also spins them.
     let t = tangent(c.normal);
     let v_t = relative_speed(a, b, t, c.tangent_levers);
-    let tangential = bounded_update(p.tangent, c.masses.tangent, v_t, c.friction * p.normal);
+    let bound = c.friction * p.normal;
+    let tangential =
+        passes_bounded_update::<L, ACCUMULATED>(p.tangent, c.masses.tangent, v_t, bound);
     push_apart(a, b, m, t, c.tangent_levers, tangential - p.tangent);
     p.tangent = tangential;
 
     // Rolling resistance: an angular impulse on ω_B − ω_A with effective mass
     // 1/(1/I_A + 1/I_B), clamped to μ_r·r·P_n, the impulse of the torque M ≤ μ_r·N·r (§9).
     let spin = b.angular - a.angular;
-    let rolling = bounded_update(p.rolling, c.masses.rolling, spin, c.rolling_limit * p.normal);
+    let bound = c.rolling_limit * p.normal;
+    let rolling = passes_bounded_update::<L, ACCUMULATED>(p.rolling, c.masses.rolling, spin, bound);
     let lambda = rolling - p.rolling;
     a.angular = a.angular - m.inertia_a * lambda;
     b.angular = b.angular + m.inertia_b * lambda;
@@ -233,8 +277,9 @@ pub(super) fn solve_rolling<L: Lane>(
 /// [`solve_rolling`] with the angular terms left out, because they are all zero, and with
 /// the impulse applied by [`push_apart_linear`]. ω is left unchanged and `P_r` untouched.
 /// Only `normal`, the normal and tangent masses, `friction` and `bounce` of `c` are read.
+/// `ACCUMULATED` as in [`solve_rolling`].
 #[inline(always)]
-pub(super) fn solve_linear<L: Lane>(
+pub(super) fn solve_linear<L: Lane, const ACCUMULATED: bool>(
     c: &Constraint<L>,
     m: &InverseMasses<L>,
     p: &mut Impulses<L>,
@@ -242,13 +287,15 @@ pub(super) fn solve_linear<L: Lane>(
     b: &mut Velocity<L>,
 ) {
     let v_n = linear_speed(a, b, c.normal);
-    let normal = normal_update(p.normal, c.masses.normal, v_n, c.bounce, L::ZERO);
+    let normal = passes_normal_update::<L, ACCUMULATED>(p.normal, c.masses.normal, v_n, c.bounce);
     push_apart_linear(a, b, m, c.normal, normal - p.normal);
     p.normal = normal;
 
     let t = tangent(c.normal);
     let v_t = linear_speed(a, b, t);
-    let tangential = bounded_update(p.tangent, c.masses.tangent, v_t, c.friction * p.normal);
+    let bound = c.friction * p.normal;
+    let tangential =
+        passes_bounded_update::<L, ACCUMULATED>(p.tangent, c.masses.tangent, v_t, bound);
     push_apart_linear(a, b, m, t, tangential - p.tangent);
     p.tangent = tangential;
 }

@@ -53,6 +53,15 @@
 //! heavy box is thrown back (the ignored regression test
 //! `a_heavy_box_ramming_a_light_one_into_a_wall_is_not_thrown_back_r_si_2`).
 //!
+//! # Rule switches (R-LAB-1)
+//! The lab can switch rules off to show what they prevent (`PhysicsConfig`'s rule switches,
+//! docs/physics.md "Rule switches"). Those that reach the solver are applied outside the
+//! passes' inner loops: per-pass clamping is the `ACCUMULATED = false` instance of the
+//! impulse formulas, chosen once per pass; Baumgarte's bias is a per-contact addition to the
+//! normal target made while the contacts are loaded ([`TargetRules`]); the threshold, the
+//! start velocities and the held flags are filled in by the world. At the defaults the
+//! passes run the same code as without the switches.
+//!
 //! # Layout
 //! Dependencies point one way: [`lane`] is the number type the formulas are written over
 //! (`f32`, or four contacts' `F4`); [`impulse`] holds each formula of the passes once,
@@ -75,7 +84,7 @@ mod wide;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use contact::{SolverBodies, SolverBody, SolverContact};
+pub(crate) use contact::{SolverBodies, SolverBody, SolverContact, TargetRules};
 pub(crate) use contact_cache::{CachedImpulse, ContactCache, PairKey, WALL_GENERATION, group_body};
 pub(crate) use order::SolveOrder;
 pub(crate) use position::{Projection, ProjectionSettings};

@@ -1,7 +1,7 @@
 //! The order of the passes: a greedy colouring of the contact graph, and the wide passes
 //! over it.
 
-use super::contact::{SolverBodies, SolverBody, SolverContact};
+use super::contact::{SolverBodies, SolverBody, SolverContact, TargetRules};
 #[cfg(doc)]
 use super::restitution::restitute;
 #[cfg(doc)]
@@ -149,22 +149,19 @@ impl SolveOrder {
     /// `iterations` calls of [`solve_in_order`] with `order`, the reference path. Needs the
     /// colouring ([`warm_start_and_build`](Self::warm_start_and_build), or `build` after the
     /// warm start). Returns whether a contact has a bounce target (for [`restitute`]).
+    /// `rules` are the targets' rules, `accumulated` the clamping (the rule switches of
+    /// R-LAB-1).
     pub fn solve_passes(
         &mut self,
         contacts: &mut [SolverContact],
         bodies: &mut SolverBodies,
-        restitution_threshold: f32,
+        rules: &TargetRules,
         iterations: u32,
+        accumulated: bool,
     ) -> bool {
-        let bounces = self.wide.load(
-            contacts,
-            bodies,
-            restitution_threshold,
-            &self.contact_colours,
-            &self.counts,
-        );
+        let bounces = self.wide.load(contacts, bodies, rules, &self.contact_colours, &self.counts);
         for _ in 0..iterations {
-            self.wide.solve();
+            self.wide.solve(accumulated);
         }
         self.wide.store(contacts, &mut bodies.bodies);
         bounces

@@ -11,7 +11,8 @@
 //! ```
 //! * Why positions and not an extra separating velocity (Baumgarte)? Such a velocity outlives
 //!   the separation and flings bodies apart, worst of all when something is dropped into the
-//!   middle of a pile. A projection adds no kinetic energy.
+//!   middle of a pile. A projection adds no kinetic energy. (The rule switch
+//!   `position_correction` offers Baumgarte's bias instead, to show it: R-LAB-1.)
 //! * The slop (0.5 px) leaves a small depth, so the contact is found again next step instead
 //!   of flickering between "contact" and "no contact", which would show as jitter.
 //! * The current depth needs no second collision pass: it is the depth at detection minus

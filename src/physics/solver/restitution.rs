@@ -44,11 +44,13 @@ pub fn restitute(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) -> b
         let (mut va, mut vb) = (a.velocities(), b.velocities());
         let n = (c.normal.x, c.normal.y);
         let v_n = relative_speed(&va, &vb, n, c.normal_levers);
+        // The bounce target, plus Baumgarte's bias when the rule switch asks for it
+        // (R-LAB-1; +0 otherwise, which keeps the target's bits), as in the passes.
         let accumulated = normal_update(
             c.restitution_impulse,
             c.normal_mass,
             v_n,
-            c.bounce_velocity,
+            c.normal_target(),
             -c.normal_impulse,
         );
         push_apart(&mut va, &mut vb, &m, n, c.normal_levers, accumulated - c.restitution_impulse);

@@ -3,23 +3,27 @@
 //! path of the islands solved again without bounce targets (`restitution`).
 
 #[cfg(test)]
-use super::contact::{SolverBodies, set_levers_and_bounce};
+use super::contact::{SolverBodies, TargetRules, set_levers_and_bounce, set_position_bias};
 use super::contact::{SolverBody, SolverContact, inverse_masses, write_back};
 use super::impulse;
 #[cfg(doc)]
 use super::order::SolveOrder;
 use crate::physics::math::tangent;
 
-/// Levers, bounce target ([`set_levers_and_bounce`]) and effective masses
+/// Levers, bounce target ([`set_levers_and_bounce`]), position bias
+/// ([`set_position_bias`], when on) and effective masses
 /// ([`effective_masses`](impulse::effective_masses)) of every contact (§6, §7).
 ///
 /// The reference path: [`SolveOrder::solve_passes`] computes the same numbers with the same
 /// functions (the masses four contacts at a time) while it lays the contacts out for the
 /// wide passes.
 #[cfg(test)]
-pub fn prepare(contacts: &mut [SolverContact], bodies: &SolverBodies, restitution_threshold: f32) {
+pub fn prepare(contacts: &mut [SolverContact], bodies: &SolverBodies, rules: &TargetRules) {
     for c in contacts {
-        set_levers_and_bounce(c, &bodies.start_velocity, &bodies.held, restitution_threshold);
+        set_levers_and_bounce(c, &bodies.start_velocity, &bodies.held, rules);
+        if rules.bias_rate != 0.0 {
+            set_position_bias(c, rules);
+        }
         let m = inverse_masses(&bodies.bodies[c.a as usize], &bodies.bodies[c.b as usize]);
         c.set_masses(impulse::effective_masses(&m, c.normal_levers, c.tangent_levers));
     }
@@ -45,16 +49,28 @@ pub(super) fn warm_start_contact(c: &SolverContact, bodies: &mut [SolverBody]) {
 #[cfg(test)]
 pub fn solve(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) {
     for c in contacts {
-        solve_contact(c, bodies);
+        solve_contact::<true>(c, bodies);
     }
 }
 
 /// One Gauss-Seidel pass over all contacts in `order` (see [`SolveOrder`]): the reference
 /// for [`SolveOrder::solve_passes`], which the world calls and which gives the same bits
-/// four contacts at a time.
-pub fn solve_in_order(contacts: &mut [SolverContact], bodies: &mut [SolverBody], order: &[u32]) {
-    for &index in order {
-        solve_contact(&mut contacts[index as usize], bodies);
+/// four contacts at a time. `accumulated` is the rule switch `accumulated_clamping`
+/// (R-LAB-1), chosen once per pass.
+pub fn solve_in_order(
+    contacts: &mut [SolverContact],
+    bodies: &mut [SolverBody],
+    order: &[u32],
+    accumulated: bool,
+) {
+    if accumulated {
+        for &index in order {
+            solve_contact::<true>(&mut contacts[index as usize], bodies);
+        }
+    } else {
+        for &index in order {
+            solve_contact::<false>(&mut contacts[index as usize], bodies);
+        }
     }
 }
 
@@ -67,9 +83,9 @@ pub fn warm_start_in_order(contacts: &[SolverContact], bodies: &mut [SolverBody]
 
 /// Normal, friction and rolling resistance of one contact
 /// ([`solve_rolling`](impulse::solve_rolling)), or normal and friction alone when neither
-/// body can turn ([`solve_linear`](impulse::solve_linear)).
+/// body can turn ([`solve_linear`](impulse::solve_linear)). `ACCUMULATED` as there.
 #[inline]
-fn solve_contact(c: &mut SolverContact, bodies: &mut [SolverBody]) {
+fn solve_contact<const ACCUMULATED: bool>(c: &mut SolverContact, bodies: &mut [SolverBody]) {
     let (ia, ib) = (c.a as usize, c.b as usize);
     // Work on copies and write back once: the two bodies of a contact are distinct.
     let (mut a, mut b) = (bodies[ia], bodies[ib]);
@@ -78,9 +94,21 @@ fn solve_contact(c: &mut SolverContact, bodies: &mut [SolverBody]) {
     let mut impulses = c.impulses();
     if c.rolling_mass == 0.0 {
         // Neither body can turn (boxes, walls, static bodies).
-        impulse::solve_linear(&c.constraint(), &m, &mut impulses, &mut va, &mut vb);
+        impulse::solve_linear::<_, ACCUMULATED>(
+            &c.constraint(),
+            &m,
+            &mut impulses,
+            &mut va,
+            &mut vb,
+        );
     } else {
-        impulse::solve_rolling(&c.constraint(), &m, &mut impulses, &mut va, &mut vb);
+        impulse::solve_rolling::<_, ACCUMULATED>(
+            &c.constraint(),
+            &m,
+            &mut impulses,
+            &mut va,
+            &mut vb,
+        );
     }
     c.set_impulses(impulses);
     a.set_velocities(va);

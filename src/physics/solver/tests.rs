@@ -30,7 +30,7 @@ fn accumulated_impulse_never_pulls_r_si_1() {
     let mut bodies = two_bodies(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0), 1.0, 1.0);
     let mut contacts =
         [SolverContact::new(0, 1, Vec2::X, 1.0, Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0.5, 0.0, 0.0)];
-    prepare(&mut contacts, &bodies, 50.0);
+    prepare(&mut contacts, &bodies, &TargetRules::bounces_above(50.0));
     for _ in 0..8 {
         solve(&mut contacts, &mut bodies.bodies);
     }
@@ -46,7 +46,7 @@ fn a_later_pass_can_take_back_an_earlier_impulse_r_si_1() {
     let mut contacts =
         [SolverContact::new(0, 1, Vec2::X, 1.0, Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0.0, 0.0, 0.0)];
     contacts[0].normal_impulse = 5.0;
-    prepare(&mut contacts, &bodies, 50.0);
+    prepare(&mut contacts, &bodies, &TargetRules::bounces_above(50.0));
     warm_start(&contacts, &mut bodies.bodies);
     solve(&mut contacts, &mut bodies.bodies);
     // Perfectly inelastic: both end at the common velocity −0.5, impulse 0.5.
@@ -78,7 +78,7 @@ fn friction_and_rolling_are_solved_after_the_normal_in_each_pass_r_si_3() {
         0.0,
         rolling_limit,
     )];
-    prepare(&mut contacts, &bodies, 50.0);
+    prepare(&mut contacts, &bodies, &TargetRules::bounces_above(50.0));
     solve(&mut contacts, &mut bodies.bodies);
     let c = contacts[0];
     assert!(c.normal_impulse > 0.0);
@@ -153,7 +153,7 @@ fn normal_impulses_create_no_torque_on_circles_r_imp_3() {
         1.0,
         0.0,
     )];
-    prepare(&mut contacts, &bodies, 50.0);
+    prepare(&mut contacts, &bodies, &TargetRules::bounces_above(50.0));
     solve(&mut contacts, &mut bodies.bodies);
     assert_eq!(bodies.bodies[0].angular_velocity, 2.0);
     assert_eq!(bodies.bodies[1].angular_velocity, 0.0);
@@ -229,7 +229,7 @@ fn solver_impulse_is_the_root_of_the_energy_balance_r_theory_1() {
                 .sum()
         };
         let before = energy(&bodies);
-        prepare(std::slice::from_mut(&mut contact), &bodies, 0.0);
+        prepare(std::slice::from_mut(&mut contact), &bodies, &TargetRules::bounces_above(0.0));
         solve(std::slice::from_mut(&mut contact), &mut bodies.bodies);
         restitute(std::slice::from_mut(&mut contact), &mut bodies.bodies);
         let expected = -root * a / b;

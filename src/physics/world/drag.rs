@@ -55,7 +55,8 @@ impl World {
         Ok(())
     }
 
-    /// Lets go of a held body with `throw_velocity` (clamped to `max_speed`, R-TUN-1).
+    /// Lets go of a held body with `throw_velocity` (clamped to `max_speed`, R-TUN-1, unless
+    /// the rule switch `speed_limit` is off, R-LAB-1).
     pub fn release(
         &mut self,
         handle: BodyHandle,
@@ -65,7 +66,7 @@ impl World {
         if !throw_velocity.is_finite() {
             return Err(invalid("throw velocity", throw_velocity, "finite numbers"));
         }
-        let max_speed = self.config.max_speed;
+        let (max_speed, _) = self.config.speed_limits();
         if let Some(body) = self.slots[index].body.as_mut() {
             body.held = false;
             body.velocity = crate::physics::math::clamp_length(throw_velocity, max_speed);

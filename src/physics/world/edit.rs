@@ -45,15 +45,15 @@ impl World {
         Ok(())
     }
 
-    /// Sets a dynamic or kinematic body's velocity (clamped to `max_speed`) and wakes its
-    /// island. A kinematic body keeps it until it is set again (R-GAME-4).
+    /// Sets a dynamic or kinematic body's velocity (clamped to `max_speed` unless the rule
+    /// switch `speed_limit` is off, R-LAB-1) and wakes its island. A kinematic body keeps it until it is set again (R-GAME-4).
     pub fn set_velocity(&mut self, handle: BodyHandle, velocity: Vec2) -> Result<(), PhysicsError> {
         let index = self.moving_slot_of(handle)?;
         if !velocity.is_finite() {
             return Err(invalid("velocity", velocity, "finite numbers"));
         }
         self.wake_slot(index);
-        let max_speed = self.config.max_speed;
+        let (max_speed, _) = self.config.speed_limits();
         if let Some(body) = self.slots[index].body.as_mut() {
             body.velocity = crate::physics::math::clamp_length(velocity, max_speed);
         }
@@ -72,7 +72,7 @@ impl World {
             return Err(invalid("angular_velocity", omega, "a finite number"));
         }
         self.wake_slot(index);
-        let max_spin = self.config.max_angular_speed();
+        let (_, max_spin) = self.config.speed_limits();
         let circle = |b: &&mut Body| matches!(b.shape, Shape::Circle { .. });
         if let Some(body) = self.slots[index].body.as_mut().filter(circle) {
             body.angular_velocity = omega.clamp(-max_spin, max_spin);

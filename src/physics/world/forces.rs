@@ -181,7 +181,7 @@ impl World {
             return Err(invalid("point", point, "finite numbers"));
         }
         self.wake_slot(index);
-        let (max_speed, max_spin) = (self.config.max_speed, self.config.max_angular_speed());
+        let (max_speed, max_spin) = self.config.speed_limits();
         if let Some(body) = self.slots[index].body.as_mut() {
             let dv = impulse * body.inverse_mass;
             body.velocity = crate::physics::math::clamp_length(body.velocity + dv, max_speed);
@@ -228,7 +228,7 @@ impl World {
     /// the map does not matter.
     pub(super) fn apply_forces(&mut self, dt: f32) {
         let gravity = if self.gravity_enabled { self.config.gravity } else { Vec2::ZERO };
-        let (max_speed, max_spin) = (self.config.max_speed, self.config.max_angular_speed());
+        let (max_speed, max_spin) = self.config.speed_limits();
         for (&id, forces) in &self.forces {
             let slot = self.slot_of_id[id as usize] as usize;
             let Some(body) = self.slots[slot].body.as_mut() else { continue };

@@ -41,10 +41,12 @@ use crate::physics::body::{
     Body, BodyDesc, BodyHandle, BodyKind, CollisionLayers, NO_ISLAND, SENSOR, Shape,
 };
 use crate::physics::collision::{self, BodyOrWall, BroadPhase, Proxy, ProxyState, Wall, WallId};
-use crate::physics::config::{ConfigError, FieldError, MIN_BODY_SIZE, PhysicsConfig};
+use crate::physics::config::{
+    ConfigError, FieldError, MIN_BODY_SIZE, PhysicsConfig, PositionCorrection,
+};
 use crate::physics::solver::{
     self, CachedImpulse, ContactCache, EnergyGuard, PairKey, Projection, ProjectionSettings,
-    SolveOrder, SolverBodies, SolverBody, SolverContact, WALL_GENERATION,
+    SolveOrder, SolverBodies, SolverBody, SolverContact, TargetRules, WALL_GENERATION,
 };
 
 mod drag;
@@ -234,7 +236,7 @@ impl World {
     /// positive finite density, friction in [0, 2], restitution in [0, 1], finite values,
     /// a gravity scale in −100 ..= 100, and a centre inside the world (on the open side of
     /// a switched-off wall, anywhere beyond it: see [`contains_point`](Self::contains_point)).
-    /// A speed above `max_speed` is clamped.
+    /// A speed above `max_speed` is clamped (unless the rule switch `speed_limit` is off).
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, PhysicsError> {
         let mut problems = Vec::new();
         desc.check(&mut problems);
@@ -248,8 +250,8 @@ impl World {
         if !problems.is_empty() {
             return Err(PhysicsError::Invalid(ConfigError { problems }));
         }
-        let mut body =
-            Body::from_desc(&desc, self.config.max_speed, self.config.max_angular_speed());
+        let (max_speed, max_spin) = self.config.speed_limits();
+        let mut body = Body::from_desc(&desc, max_speed, max_spin);
         // Only a dynamic body feels gravity; its scale, when not 1, goes to the sparse map.
         body.set_forced(body.kind == BodyKind::Dynamic && desc.gravity_scale != 1.0);
         // A sensor holds nothing up: sleepers under it need not feel it (R-GAME-2).

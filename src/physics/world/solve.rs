@@ -9,7 +9,14 @@ impl World {
     /// stay in `self.scratch.solver.bodies`; `integrate_positions` writes them back to the bodies.
     pub(super) fn solve_velocities(&mut self, dt: f32) {
         self.load_solver_bodies();
-        let threshold = self.config.warm_start_normal_threshold;
+        // With the rule switch `warm_starting` off (R-LAB-1) no normal passes the test below:
+        // every contact starts from zero impulses, and the cache is still kept (and read for
+        // the collision events' bits), so switching it on again resumes at once.
+        let threshold = if self.config.warm_starting {
+            self.config.warm_start_normal_threshold
+        } else {
+            f32::INFINITY
+        };
         let mut warm_started = 0;
         // Taken out of the cache: `store_impulses` puts every contact back, so only the
         // entries of pairs not in contact this step are left for its sweep.
@@ -68,11 +75,13 @@ impl World {
         // Prepares, then solves four contacts of a colour at a time; equal to the reference
         // `solver::scalar::prepare` and `velocity_iterations` passes of
         // `solver::solve_in_order` over `solve_order.order()`.
+        let rules = self.target_rules(dt);
         let bounces = self.scratch.solve_order.solve_passes(
             &mut self.scratch.contacts,
             &mut self.scratch.solver,
-            self.config.restitution_threshold,
+            &rules,
             self.config.velocity_iterations,
+            self.config.accumulated_clamping,
         );
         if bounces
             && self.scratch.energy_guard.find_bounce_gains(
@@ -158,8 +167,9 @@ impl World {
         self.stats.solved_again = self.scratch.resolve_order.len();
         let bodies = &mut self.scratch.solver.bodies;
         solver::warm_start_in_order(&self.scratch.contacts, bodies, &self.scratch.resolve_order);
+        let (order, accumulated) = (&self.scratch.resolve_order, self.config.accumulated_clamping);
         for _ in 0..self.config.velocity_iterations {
-            solver::solve_in_order(&mut self.scratch.contacts, bodies, &self.scratch.resolve_order);
+            solver::solve_in_order(&mut self.scratch.contacts, bodies, order, accumulated);
         }
         for (&index, &target) in self.scratch.resolve_order.iter().zip(&self.scratch.bounce_targets)
         {
@@ -182,6 +192,26 @@ impl World {
         }
     }
 
+    /// The rules of the passes' normal targets (§7, §10) with the rule switches of R-LAB-1
+    /// applied: the bounce threshold (0 when switched off: every approach bounces) and
+    /// Baumgarte's bias rate `β/dt` (0 unless `position_correction` is `Baumgarte`).
+    pub(super) fn target_rules(&self, dt: f32) -> TargetRules {
+        let config = &self.config;
+        TargetRules {
+            restitution_threshold: if config.restitution_threshold_enabled {
+                config.restitution_threshold
+            } else {
+                0.0
+            },
+            bias_rate: if config.position_correction == PositionCorrection::Baumgarte {
+                config.position_correction_factor / dt
+            } else {
+                0.0
+            },
+            slop: config.penetration_slop,
+        }
+    }
+
     /// Half of gravity's kick in one step, `½·g·dt` (zero with gravity off): the shift from
     /// start and end velocities to the mid-step ones the energy guard measures.
     pub(super) fn half_kick(&self, dt: f32) -> Vec2 {
@@ -191,6 +221,11 @@ impl World {
     /// Fills the solver arrays: bodies by slot, then the walls; only awake dynamic bodies
     /// can be moved by an impulse (everything else has inverse mass 0, R-BODY-2). Kinematic
     /// bodies enter with their velocity, static and sleeping ones at rest.
+    ///
+    /// Two rule switches of R-LAB-1 act here, each in a pass of its own that runs only when
+    /// it is off: with `restitution_from_step_start` off the "start" velocities the bounces
+    /// and the energy guard read are those after gravity (so the guard is fooled the same
+    /// way), and with `hand_absorbs_bounces` off no body counts as held for the bounces.
     ///
     /// Each entry is written once: `resize` only fills entries the arrays did not have last
     /// step (none while the slot count holds), and the loops overwrite every entry.
@@ -228,6 +263,15 @@ impl World {
             *solved = SolverBody::default();
             *start = (Vec2::ZERO, 0.0);
             *held = false;
+        }
+        if !self.config.restitution_from_step_start {
+            // After gravity: the velocities just loaded (zero where nothing entered).
+            for (solved, start) in solver.bodies.iter().zip(solver.start_velocity.iter_mut()) {
+                *start = (solved.velocity, solved.angular_velocity);
+            }
+        }
+        if !self.config.hand_absorbs_bounces {
+            solver.held.fill(false);
         }
     }
 

@@ -269,8 +269,9 @@ impl World {
     /// the way it copies what the projection starts from, each slot's position now and at
     /// the step start (zero for empty slots and the walls), saving it a pass of its own.
     pub(super) fn integrate_positions(&mut self, dt: f32) {
-        let max_speed = self.config.max_speed;
-        let max_spin = self.config.max_angular_speed();
+        // (∞, ∞) with the speed limit switched off (R-LAB-1): the clamps below keep every
+        // velocity then.
+        let (max_speed, max_spin) = self.config.speed_limits();
         // Each entry written once: `resize` only fills entries the arrays did not have last
         // step (none while the slot count holds), and the loops overwrite every entry.
         let n = self.slots.len() + WALL_COUNT;
@@ -307,15 +308,19 @@ impl World {
         }
     }
 
-    /// Position projection over all contacts (§10, R-POS-1, R-POS-2).
+    /// Position projection over all contacts (§10, R-POS-1, R-POS-2), then the emergency
+    /// brake. With the rule switches (R-LAB-1), no projection unless `position_correction`
+    /// is `Projection` (Baumgarte's correction is a velocity, added in the solve), and no
+    /// brake with `emergency_brake` off.
     pub(super) fn correct_positions(&mut self, dt: f32) {
         // `positions` and `start_positions` were filled by `integrate_positions`, the
         // projection's contacts by `solve_velocities`.
+        let projecting = self.config.position_correction == PositionCorrection::Projection;
         self.scratch.projection.run_added(
             &mut self.scratch.positions,
             &self.scratch.start_positions,
             &ProjectionSettings {
-                iterations: self.config.position_iterations,
+                iterations: if projecting { self.config.position_iterations } else { 0 },
                 factor: self.config.position_correction_factor,
                 slop: self.config.penetration_slop,
                 max_correction: self.config.max_position_correction,
@@ -324,11 +329,19 @@ impl World {
         // The brake reads only its own body's projected position: it runs as each body is
         // written back, saving a pass over the bodies.
         let (open_min, open_max) = self.open_bounds();
+        // With the rule switch `emergency_brake` off (R-LAB-1) the brake's bounds are
+        // infinite: every body lies strictly inside them, and `apply` returns at its first
+        // test, as for a body far from the walls.
+        let (brake_min, brake_max) = if self.config.emergency_brake {
+            (open_min, open_max)
+        } else {
+            (Vec2::NEG_INFINITY, Vec2::INFINITY)
+        };
         let brake = WallBrake {
             walls: &self.walls,
             enabled: self.wall_enabled,
-            min: open_min,
-            max: open_max,
+            min: brake_min,
+            max: brake_max,
             limit: self.config.max_wall_penetration,
         };
         // A body the projection (or the brake) moves is not at rest, whatever its velocity
@@ -377,7 +390,8 @@ pub(super) fn integrate_velocity(body: &mut Body, dv: Vec2) {
 }
 
 /// Clamps |v| to `max_speed` and |ω| to `max_spin = max_speed / MIN_BODY_SIZE` (§12,
-/// R-TUN-1).
+/// R-TUN-1); both are ∞ with the rule switch `speed_limit` off (R-LAB-1), which keeps every
+/// velocity.
 ///
 /// The spin is clamped by `f32::clamp`'s two compares, written out: `f32::clamp` also
 /// checks `min ≤ max` for every body (a compare and branch the loop could not hoist), and

@@ -45,17 +45,26 @@ fn range_text(parameter: &Parameter) -> String {
     let unit = if parameter.unit == "1" { "" } else { parameter.unit };
     match (parameter.get)(&PhysicsConfig::default()) {
         ParameterValue::Switch(_) => "on / off".to_string(),
+        ParameterValue::Choice(_) => parameter.choices.join(" / "),
         _ => format!("{} ..= {} {unit}", parameter.min, parameter.max).trim_end().to_string(),
     }
 }
 
-fn value_text(value: ParameterValue) -> String {
+/// A value as text; a choice by its label.
+fn value_text(parameter: &Parameter, value: ParameterValue) -> String {
     match value {
         ParameterValue::Float(x) => format!("{x}"),
         ParameterValue::Count(x) => format!("{x}"),
         ParameterValue::Switch(x) => format!("{x}"),
         ParameterValue::Vector(v) => format!("({}, {})", v.x, v.y),
+        ParameterValue::Choice(x) => choice_label(parameter, x).to_string(),
     }
+}
+
+/// The label of choice `index` of `parameter` ("?" past its labels, which the config's
+/// setter never stores).
+fn choice_label(parameter: &Parameter, index: u32) -> &'static str {
+    parameter.choices.get(index as usize).copied().unwrap_or("?")
 }
 
 /// Drag speed per pixel: half a percent of the default (or of a fifth of the range).
@@ -76,7 +85,7 @@ fn parameter_row(
         parameter.help,
         if parameter.unit.is_empty() { "–" } else { parameter.unit },
         range_text(parameter),
-        value_text(default),
+        value_text(parameter, default),
     );
     // One label width for every group, so the editors of all groups line up.
     let label_size = egui::vec2(LABEL_WIDTH, ui.spacing().interact_size.y);
@@ -114,6 +123,18 @@ fn parameter_row(
                 ]
             }
             ParameterValue::Switch(x) => vec![ui.checkbox(x, "")],
+            ParameterValue::Choice(x) => {
+                // A drop-down of the labels; the edit is the index picked.
+                let selected = choice_label(parameter, *x);
+                let combo = egui::ComboBox::from_id_salt(("physics_parameter", parameter.name))
+                    .selected_text(selected)
+                    .show_ui(ui, |ui| {
+                        for (index, label) in parameter.choices.iter().enumerate() {
+                            ui.selectable_value(&mut *x, index as u32, *label);
+                        }
+                    });
+                vec![combo.response]
+            }
             ParameterValue::Vector(v) => {
                 let speed = drag_speed(parameter, value_f32(default));
                 let x = ui
@@ -135,7 +156,7 @@ fn parameter_row(
     ui.horizontal(|ui| {
         if ui
             .add_enabled(current != default, egui::Button::new("Reset").small())
-            .on_hover_text(format!("Back to the default {}", value_text(default)))
+            .on_hover_text(format!("Back to the default {}", value_text(parameter, default)))
             .clicked()
         {
             edited = default;
@@ -161,6 +182,7 @@ fn value_f32(value: ParameterValue) -> f32 {
         ParameterValue::Count(x) => x as f32,
         ParameterValue::Switch(x) => f32::from(u8::from(x)),
         ParameterValue::Vector(v) => v.length(),
+        ParameterValue::Choice(x) => x as f32,
     }
 }
 
@@ -182,7 +204,8 @@ fn apply_edit(
             params.config.set_if_neq(candidate);
         }
         Err(error) => {
-            let message = format!("refused {} = {}: {error}", parameter.name, value_text(value));
+            let message =
+                format!("refused {} = {}: {error}", parameter.name, value_text(parameter, value));
             warn!("PhysicsConfig panel: {message}; the last valid config stays");
             params.panel.refused.insert(parameter.name, message);
         }

@@ -161,12 +161,12 @@ impl LinearGroup {
         self.normal_mass = k.inverse_or_zero().to_array();
     }
 
-    /// One solve of the four contacts ([`impulse::solve_linear`]).
+    /// One solve of the four contacts ([`impulse::solve_linear`], with its `ACCUMULATED`).
     ///
     /// `velocities` must be those of the [`WideContacts`](super::WideContacts) that holds
     /// this group: its offsets are read without bounds checks (see [`entry`]).
     #[inline(always)]
-    pub(super) fn solve(&mut self, velocities: &mut [Vec4]) {
+    pub(super) fn solve<const ACCUMULATED: bool>(&mut self, velocities: &mut [Vec4]) {
         let (mut a, mut b) = (gather(velocities, &self.a), gather(velocities, &self.b));
         let m = self.inverse_masses();
         let normal_mass = F4::new(self.normal_mass);
@@ -189,7 +189,7 @@ impl LinearGroup {
             tangent: F4::new(self.tangent_impulse),
             rolling: F4::ZERO,
         };
-        impulse::solve_linear(&constraint, &m, &mut impulses, &mut a, &mut b);
+        impulse::solve_linear::<_, ACCUMULATED>(&constraint, &m, &mut impulses, &mut a, &mut b);
         self.normal_impulse = impulses.normal.to_array();
         self.tangent_impulse = impulses.tangent.to_array();
         scatter(&a, velocities, &self.store_a);
@@ -330,12 +330,12 @@ impl RollingGroup {
         self.rolling_mass = masses.rolling.to_array();
     }
 
-    /// One solve of the four contacts ([`impulse::solve_rolling`]).
+    /// One solve of the four contacts ([`impulse::solve_rolling`], with its `ACCUMULATED`).
     ///
     /// `velocities` must be those of the [`WideContacts`](super::WideContacts) that holds
     /// this group: its offsets are read without bounds checks (see [`entry`]).
     #[inline(always)]
-    pub(super) fn solve(&mut self, velocities: &mut [Vec4]) {
+    pub(super) fn solve<const ACCUMULATED: bool>(&mut self, velocities: &mut [Vec4]) {
         let (mut a, mut b) = (gather(velocities, &self.a), gather(velocities, &self.b));
         let m = self.inverse_masses();
         let constraint = Constraint {
@@ -356,7 +356,7 @@ impl RollingGroup {
             tangent: F4::new(self.tangent_impulse),
             rolling: F4::new(self.rolling_impulse),
         };
-        impulse::solve_rolling(&constraint, &m, &mut impulses, &mut a, &mut b);
+        impulse::solve_rolling::<_, ACCUMULATED>(&constraint, &m, &mut impulses, &mut a, &mut b);
         self.normal_impulse = impulses.normal.to_array();
         self.tangent_impulse = impulses.tangent.to_array();
         self.rolling_impulse = impulses.rolling.to_array();

@@ -48,7 +48,9 @@
 
 use glam::{Vec2, Vec4};
 
-use super::contact::{SolverBodies, SolverBody, SolverContact, set_levers_and_bounce};
+use super::contact::{
+    SolverBodies, SolverBody, SolverContact, TargetRules, set_levers_and_bounce, set_position_bias,
+};
 use super::impulse::EffectiveMasses;
 #[cfg(doc)]
 use super::{order::SolveOrder, scalar::solve_in_order};
@@ -127,7 +129,7 @@ impl WideContacts {
         &mut self,
         contacts: &mut [SolverContact],
         bodies: &SolverBodies,
-        restitution_threshold: f32,
+        rules: &TargetRules,
         colours: &[u8],
         counts: &[[u32; 2]],
     ) -> bool {
@@ -216,7 +218,7 @@ impl WideContacts {
         let (starts, held) = (&bodies.start_velocity[..solver.len()], &bodies.held[..solver.len()]);
         for (index, (c, &colour)) in contacts.iter_mut().zip(colours).enumerate() {
             let (body_a, body_b) = (&solver[c.a as usize], &solver[c.b as usize]);
-            set_levers_and_bounce(c, starts, held, restitution_threshold);
+            set_levers_and_bounce(c, starts, held, rules);
             bounces |= c.bounce_velocity != 0.0;
             let (a, store_a) = targets(c.a, body_a);
             let (b, store_b) = targets(c.b, body_b);
@@ -286,25 +288,60 @@ impl WideContacts {
         for group in &mut self.rolling {
             group.set_masses();
         }
+        if rules.bias_rate != 0.0 {
+            self.add_position_bias(contacts, rules);
+        }
         bounces
+    }
+
+    /// Baumgarte's bias on every contact and its lane's target (the rule switch
+    /// `position_correction`, R-LAB-1): a pass of its own, so that the load above carries
+    /// nothing of it while the switch is at the spec's rule.
+    fn add_position_bias(&mut self, contacts: &mut [SolverContact], rules: &TargetRules) {
+        for (group, indices) in self.linear.iter_mut().zip(&self.linear_contacts) {
+            for (lane, &index) in indices.iter().enumerate() {
+                if let Some(c) = contacts.get_mut(index as usize) {
+                    set_position_bias(c, rules);
+                    group.bounce[lane] = c.normal_target();
+                }
+            }
+        }
+        for (group, indices) in self.rolling.iter_mut().zip(&self.rolling_contacts) {
+            for (lane, &index) in indices.iter().enumerate() {
+                if let Some(c) = contacts.get_mut(index as usize) {
+                    set_position_bias(c, rules);
+                    group.bounce[lane] = c.normal_target();
+                }
+            }
+        }
     }
 
     /// One Gauss-Seidel pass: the batches in order (the wide colours, then the overflow
     /// contacts one by one), each batch's groups in order. Equal to [`solve_in_order`] over
-    /// `SolveOrder::order`.
+    /// `SolveOrder::order` with the same `accumulated` (the rule switch
+    /// `accumulated_clamping`, R-LAB-1, chosen here once per pass).
     ///
     /// The groups read and write the velocities without bounds checks; `group::entry` says
     /// why every offset they hold is in range.
-    pub fn solve(&mut self) {
+    pub fn solve(&mut self, accumulated: bool) {
+        if accumulated {
+            self.solve_batches::<true>();
+        } else {
+            self.solve_batches::<false>();
+        }
+    }
+
+    /// [`solve`](Self::solve) with the clamping chosen.
+    fn solve_batches<const ACCUMULATED: bool>(&mut self) {
         let velocities = &mut self.velocities[..];
         let (mut linear_start, mut rolling_start) = (0, 0);
         for batch in &self.batches {
             let (linear_end, rolling_end) = (batch.linear_end as usize, batch.rolling_end as usize);
             for group in &mut self.linear[linear_start..linear_end] {
-                group.solve(velocities);
+                group.solve::<ACCUMULATED>(velocities);
             }
             for group in &mut self.rolling[rolling_start..rolling_end] {
-                group.solve(velocities);
+                group.solve::<ACCUMULATED>(velocities);
             }
             (linear_start, rolling_start) = (linear_end, rolling_end);
         }

@@ -87,7 +87,7 @@ fn random_contacts(rng: &mut Rng, bodies: usize, count: usize, hub: usize) -> Ve
 }
 
 /// All bits of a contact's prepared state and impulses.
-fn contact_bits(c: &SolverContact) -> [u32; 13] {
+fn contact_bits(c: &SolverContact) -> [u32; 14] {
     [
         c.normal_levers.0,
         c.normal_levers.1,
@@ -97,6 +97,7 @@ fn contact_bits(c: &SolverContact) -> [u32; 13] {
         c.tangent_mass,
         c.rolling_mass,
         c.bounce_velocity,
+        c.position_bias,
         c.normal_impulse,
         c.restitution_impulse,
         c.tangent_impulse,
@@ -133,7 +134,8 @@ fn warm_start_and_build_equals_warm_start_then_build() {
 /// Each lane performs the scalar operations in the scalar order, so the prepared values,
 /// velocities and impulses must be bit-equal (not merely close); the sets cover both
 /// group kinds, partly filled groups, immovable bodies shared between lanes, held bodies,
-/// bounce targets, and the overflow colour.
+/// bounce targets, the overflow colour, and the rule switches of R-LAB-1 that reach the
+/// passes (per-pass clamping, Baumgarte's bias).
 #[test]
 fn wide_passes_equal_the_reference_bit_for_bit() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -154,13 +156,21 @@ fn wide_passes_equal_the_reference_bit_for_bit() {
         warm_start(&contacts, &mut bodies.bodies);
         order.build(&contacts, &bodies.bodies);
 
+        // Every third round clamps per pass, every other one has Baumgarte's bias.
+        let accumulated = round % 3 != 1;
+        let rules = if round % 2 == 0 {
+            TargetRules::bounces_above(50.0)
+        } else {
+            TargetRules { restitution_threshold: 50.0, bias_rate: 48.0, slop: 0.5 }
+        };
         let (mut reference_contacts, mut reference_bodies) = (contacts.clone(), bodies.clone());
-        prepare(&mut reference_contacts, &reference_bodies, 50.0);
+        prepare(&mut reference_contacts, &reference_bodies, &rules);
         let reference_order = order.order();
         for _ in 0..8 {
-            solve_in_order(&mut reference_contacts, &mut reference_bodies.bodies, &reference_order);
+            let (contacts, bodies) = (&mut reference_contacts, &mut reference_bodies.bodies);
+            solve_in_order(contacts, bodies, &reference_order, accumulated);
         }
-        let bounces = order.solve_passes(&mut contacts, &mut bodies, 50.0, 8);
+        let bounces = order.solve_passes(&mut contacts, &mut bodies, &rules, 8, accumulated);
 
         let bits =
             |b: &SolverBody| [b.velocity.x, b.velocity.y, b.angular_velocity].map(f32::to_bits);
@@ -202,15 +212,16 @@ fn a_load_that_panics_leaves_nothing_to_solve() {
         SolverContact::new(a, b, Vec2::Y, 1.0, Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0.5, 0.0, 0.0)
     };
     let mut wide = WideContacts::default();
-    wide.load(&mut [contact(998, 999)], &bodies(1000), 50.0, &[0], &[[1, 0], [0, 0]]);
-    wide.solve();
+    let rules = TargetRules::bounces_above(50.0);
+    wide.load(&mut [contact(998, 999)], &bodies(1000), &rules, &[0], &[[1, 0], [0, 0]]);
+    wide.solve(true);
     let small = bodies(2);
     let load = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        wide.load(&mut [], &small, 50.0, &[], &[[1, 0], [0, 0]]);
+        wide.load(&mut [], &small, &rules, &[], &[[1, 0], [0, 0]]);
     }));
     assert!(load.is_err(), "counts that do not match the contacts must be refused");
     assert!(wide.batches.is_empty(), "a failed load left {} batches", wide.batches.len());
-    wide.solve();
+    wide.solve(true);
     assert_eq!(wide.velocities.len(), 3, "two bodies and the sink");
 }
 

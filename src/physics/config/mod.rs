@@ -15,6 +15,10 @@ use glam::Vec2;
 #[cfg(feature = "bevy")]
 use bevy::prelude::{ReflectDefault, ReflectDeserialize, ReflectResource, ReflectSerialize};
 
+mod parameters;
+
+pub use parameters::{Parameter, ParameterGroup, ParameterValue};
+
 /// The smallest circle radius and the smallest rectangle half extent, in px (§12).
 ///
 /// Tunnelling protection is derived from it: two such bodies flying head-on at `max_speed`
@@ -100,6 +104,82 @@ pub struct PhysicsConfig {
     pub tracker_tau: f32,
     /// Warm start is dropped when `n_old · n_new` falls below this. Default 0.95 (§6).
     pub warm_start_normal_threshold: f32,
+    /// Rule switch (R-LAB-1): last step's impulses are applied before the passes (§6).
+    /// Default true.
+    pub warm_starting: bool,
+    /// Rule switch (R-LAB-1): the passes clamp the *accumulated* impulses (`P_n ≥ 0`,
+    /// `|P_t| ≤ μ·P_n`, `|P_r| ≤ μ_r·r·P_n`); off, each pass clamps only its own increment
+    /// (§6). Default true.
+    pub accumulated_clamping: bool,
+    /// Rule switch (R-LAB-1): the bounce target `−e·v_n` takes `v_n` from the velocities at
+    /// the start of the step; off, from the velocities after gravity (§7). Default true.
+    pub restitution_from_step_start: bool,
+    /// Rule switch (R-LAB-1): nothing bounces below `restitution_threshold`; off, every
+    /// approach bounces (§7). Default true.
+    pub restitution_threshold_enabled: bool,
+    /// Rule switch (R-LAB-1): how overlap is removed (§10). Default
+    /// [`PositionCorrection::Projection`], the spec's rule.
+    pub position_correction: PositionCorrection,
+    /// Rule switch (R-LAB-1): the emergency brake at `max_wall_penetration` (§10). Default
+    /// true.
+    pub emergency_brake: bool,
+    /// Rule switch (R-LAB-1): velocities are clamped to `max_speed` (and spins to
+    /// `max_speed / MIN_BODY_SIZE`) after the solve, on throws and on set velocities (§12).
+    /// Default true.
+    pub speed_limit: bool,
+    /// Rule switch (R-LAB-1): a held body does not bounce, "the hand absorbs the impact"
+    /// (§7, §13). Default true.
+    pub hand_absorbs_bounces: bool,
+}
+
+/// How overlap left after the velocity solve is removed (§10): a rule switch of
+/// [`PhysicsConfig::position_correction`] (R-LAB-1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy", derive(bevy::reflect::Reflect))]
+#[cfg_attr(
+    feature = "bevy",
+    reflect(Default, Debug, PartialEq, Clone, Serialize, Deserialize),
+    type_path = "bevy_sandbox_physics::physics"
+)]
+pub enum PositionCorrection {
+    /// The spec's rule: positions are moved out of overlap after the velocities are
+    /// integrated, `position_iterations` passes of
+    /// `C = min(factor·max(depth − slop, 0), max_position_correction)`, split by inverse
+    /// mass. It adds no kinetic energy.
+    #[default]
+    Projection,
+    /// Baumgarte stabilisation instead: no projection; the normal target of each contact
+    /// gets the separating velocity `β/dt·max(depth − slop, 0)` with
+    /// `β = position_correction_factor`. The velocity outlives the overlap and flings
+    /// bodies apart.
+    Baumgarte,
+    /// No correction at all: what the solver lets sink stays sunk.
+    None,
+}
+
+impl PositionCorrection {
+    /// Every variant, in the order of [`Self::LABELS`] (the index a
+    /// [`ParameterValue::Choice`] holds).
+    pub const ALL: [PositionCorrection; 3] =
+        [PositionCorrection::Projection, PositionCorrection::Baumgarte, PositionCorrection::None];
+
+    /// A label per variant, for a UI.
+    pub const LABELS: [&'static str; 3] = ["Projection", "Baumgarte", "None"];
+
+    /// The index of this variant in [`Self::ALL`].
+    pub fn index(self) -> u32 {
+        match self {
+            PositionCorrection::Projection => 0,
+            PositionCorrection::Baumgarte => 1,
+            PositionCorrection::None => 2,
+        }
+    }
+
+    /// The variant at `index` in [`Self::ALL`], if there is one.
+    pub fn from_index(index: u32) -> Option<Self> {
+        Self::ALL.get(index as usize).copied()
+    }
 }
 
 impl Default for PhysicsConfig {
@@ -128,350 +208,19 @@ impl Default for PhysicsConfig {
             tracker_window: 0.1,
             tracker_tau: 0.05,
             warm_start_normal_threshold: 0.95,
+            warm_starting: true,
+            accumulated_clamping: true,
+            restitution_from_step_start: true,
+            restitution_threshold_enabled: true,
+            position_correction: PositionCorrection::Projection,
+            emergency_brake: true,
+            speed_limit: true,
+            hand_absorbs_bounces: true,
         }
     }
-}
-
-/// The spec's grouping of the parameters (§14), used to lay out a panel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ParameterGroup {
-    /// Gravity, time step, frame cap (§3).
-    Integration,
-    /// Sequential impulses and warm starting (§6).
-    Solver,
-    /// Restitution (§7).
-    Restitution,
-    /// Friction and rolling resistance (§8, §9).
-    FrictionAndRolling,
-    /// Projection and the emergency brake (§10).
-    PositionCorrection,
-    /// Sleeping (§11).
-    Sleeping,
-    /// Tunnelling protection (§12).
-    Tunnelling,
-    /// Drag and throw (§13).
-    Drag,
-}
-
-impl ParameterGroup {
-    /// All groups in the order of the spec.
-    pub const ALL: [ParameterGroup; 8] = [
-        ParameterGroup::Integration,
-        ParameterGroup::Solver,
-        ParameterGroup::Restitution,
-        ParameterGroup::FrictionAndRolling,
-        ParameterGroup::PositionCorrection,
-        ParameterGroup::Sleeping,
-        ParameterGroup::Tunnelling,
-        ParameterGroup::Drag,
-    ];
-
-    /// A heading for the group.
-    pub fn title(self) -> &'static str {
-        match self {
-            ParameterGroup::Integration => "Integration",
-            ParameterGroup::Solver => "Solver",
-            ParameterGroup::Restitution => "Restitution",
-            ParameterGroup::FrictionAndRolling => "Friction and rolling",
-            ParameterGroup::PositionCorrection => "Position correction",
-            ParameterGroup::Sleeping => "Sleeping",
-            ParameterGroup::Tunnelling => "Tunnelling",
-            ParameterGroup::Drag => "Drag and throw",
-        }
-    }
-}
-
-/// The value of one parameter, typed as a UI edits it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ParameterValue {
-    /// A real number.
-    Float(f32),
-    /// A count.
-    Count(u32),
-    /// A switch.
-    Switch(bool),
-    /// A 2D vector (each component in the range).
-    Vector(Vec2),
-}
-
-/// Description of one `PhysicsConfig` field: where it lives, what it means, what it may be.
-pub struct Parameter {
-    /// The field name, as in the struct.
-    pub name: &'static str,
-    /// The spec group it belongs to.
-    pub group: ParameterGroup,
-    /// Unit ("px", "s", "px/s", "1", …).
-    pub unit: &'static str,
-    /// Smallest allowed value (for a vector: of each component; ignored for a switch).
-    pub min: f32,
-    /// Largest allowed value (for a vector: of each component; ignored for a switch).
-    pub max: f32,
-    /// What it does and the formula it enters.
-    pub help: &'static str,
-    /// Reads the field.
-    pub get: fn(&PhysicsConfig) -> ParameterValue,
-    /// Writes the field (no validation; call [`PhysicsConfig::validate`] afterwards).
-    pub set: fn(&mut PhysicsConfig, ParameterValue),
-}
-
-impl fmt::Debug for Parameter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Parameter")
-            .field("name", &self.name)
-            .field("unit", &self.unit)
-            .field("min", &self.min)
-            .field("max", &self.max)
-            .finish()
-    }
-}
-
-macro_rules! float_parameter {
-    ($name:ident, $group:ident, $unit:expr, $min:expr, $max:expr, $help:expr) => {
-        Parameter {
-            name: stringify!($name),
-            group: ParameterGroup::$group,
-            unit: $unit,
-            min: $min,
-            max: $max,
-            help: $help,
-            get: |c| ParameterValue::Float(c.$name),
-            set: |c, v| {
-                if let ParameterValue::Float(x) = v {
-                    c.$name = x;
-                }
-            },
-        }
-    };
-}
-
-macro_rules! count_parameter {
-    ($name:ident, $group:ident, $min:expr, $max:expr, $help:expr) => {
-        Parameter {
-            name: stringify!($name),
-            group: ParameterGroup::$group,
-            unit: "1",
-            min: $min as f32,
-            max: $max as f32,
-            help: $help,
-            get: |c| ParameterValue::Count(c.$name),
-            set: |c, v| {
-                if let ParameterValue::Count(x) = v {
-                    c.$name = x;
-                }
-            },
-        }
-    };
 }
 
 impl PhysicsConfig {
-    /// Every field with its unit, range and meaning, in the order of the spec's groups.
-    pub const PARAMETERS: &'static [Parameter] = &[
-        Parameter {
-            name: "gravity",
-            group: ParameterGroup::Integration,
-            unit: "px/s²",
-            min: -10_000.0,
-            max: 10_000.0,
-            help: "Acceleration of every free body, y down: v ← v + g·dt (semi-implicit Euler, §3). \
-                   (0, 980) is 9.8 m/s² at 100 px per metre.",
-            get: |c| ParameterValue::Vector(c.gravity),
-            set: |c, v| {
-                if let ParameterValue::Vector(x) = v {
-                    c.gravity = x;
-                }
-            },
-        },
-        float_parameter!(
-            time_step,
-            Integration,
-            "s",
-            1.0 / 1000.0,
-            1.0 / 30.0,
-            "Fixed step dt of every world.step(dt); stability depends on it, so it never follows \
-             the frame time (§3). max_speed must stay ≤ 0.9·12 px/dt."
-        ),
-        count_parameter!(
-            max_steps_per_frame,
-            Integration,
-            1,
-            32,
-            "Cap on fixed steps run for one rendered frame; a larger backlog is dropped instead \
-             of spiralling (§3)."
-        ),
-        count_parameter!(
-            velocity_iterations,
-            Solver,
-            1,
-            64,
-            "Gauss-Seidel passes over all contacts: normal, friction, rolling resistance, with \
-             the accumulated impulses clamped (§6)."
-        ),
-        float_parameter!(
-            warm_start_normal_threshold,
-            Solver,
-            "1",
-            0.0,
-            1.0,
-            "Last step's impulses are applied first unless the normal turned: n_old·n_new < this \
-             drops them (§6)."
-        ),
-        float_parameter!(
-            restitution_threshold,
-            Restitution,
-            "px/s",
-            0.0,
-            1_000.0,
-            "No bounce below this impact speed, so resting bodies do not hop: bounce target \
-             −e·v_n only when v_n < −threshold (§7)."
-        ),
-        float_parameter!(
-            wall_restitution,
-            Restitution,
-            "1",
-            0.0,
-            1.0,
-            "Restitution of the walls; contacts mix e = max(e_A, e_B), so 0 lets the body's \
-             material decide (§7)."
-        ),
-        float_parameter!(
-            wall_friction,
-            FrictionAndRolling,
-            "1",
-            0.0,
-            2.0,
-            "Friction of the walls; contacts mix μ = √(μ_A·μ_B) and clamp |P_t| ≤ μ·P_n (§8)."
-        ),
-        float_parameter!(
-            rolling_resistance,
-            FrictionAndRolling,
-            "1",
-            0.0,
-            1.0,
-            "μ_r: the rolling impulse on ω_B − ω_A is clamped to μ_r·P_n·r; a rolling ball slows \
-             at μ_r·g/1.5 (§9)."
-        ),
-        count_parameter!(
-            position_iterations,
-            PositionCorrection,
-            0,
-            32,
-            "Passes of the position projection after the positions are integrated (§10)."
-        ),
-        float_parameter!(
-            position_correction_factor,
-            PositionCorrection,
-            "1",
-            0.0,
-            1.0,
-            "Share of the remaining depth removed per pass: C = factor·max(depth − slop, 0) \
-             (§10)."
-        ),
-        float_parameter!(
-            penetration_slop,
-            PositionCorrection,
-            "px",
-            0.0,
-            4.0,
-            "Depth left uncorrected so a resting contact is found again next step instead of \
-             flickering (§10)."
-        ),
-        float_parameter!(
-            max_position_correction,
-            PositionCorrection,
-            "px",
-            0.0,
-            MIN_BODY_SIZE,
-            "Largest projection of one contact in one pass, so a body dropped into a pile moves \
-             out gently (§10)."
-        ),
-        float_parameter!(
-            max_wall_penetration,
-            PositionCorrection,
-            "px",
-            0.0,
-            1_000.0,
-            "Emergency brake: no body ends a step deeper in a wall. Must exceed max_speed·dt so \
-             ordinary impacts are left to the solver (§10)."
-        ),
-        Parameter {
-            name: "sleeping_enabled",
-            group: ParameterGroup::Sleeping,
-            unit: "",
-            min: 0.0,
-            max: 1.0,
-            help: "Whether islands whose bodies all rested for time_to_sleep are frozen (§11).",
-            get: |c| ParameterValue::Switch(c.sleeping_enabled),
-            set: |c, v| {
-                if let ParameterValue::Switch(x) = v {
-                    c.sleeping_enabled = x;
-                }
-            },
-        },
-        float_parameter!(
-            sleep_linear_speed,
-            Sleeping,
-            "px/s",
-            0.0,
-            100.0,
-            "A body rests while |v| ≤ this (and |ω| ≤ sleep_angular_speed) (§11)."
-        ),
-        float_parameter!(
-            sleep_angular_speed,
-            Sleeping,
-            "rad/s",
-            0.0,
-            10.0,
-            "A body rests while |ω| ≤ this (and |v| ≤ sleep_linear_speed) (§11)."
-        ),
-        float_parameter!(
-            time_to_sleep,
-            Sleeping,
-            "s",
-            0.05,
-            60.0,
-            "An island falls asleep when all its bodies rested this long (§11)."
-        ),
-        float_parameter!(
-            max_speed,
-            Tunnelling,
-            "px/s",
-            1.0,
-            100_000.0,
-            "Speed clamp after the impulses and on throws: at most 0.9·MIN_BODY_SIZE/dt so two \
-             12 px bodies cannot pass through each other; |ω| ≤ max_speed/12 px (§12)."
-        ),
-        float_parameter!(
-            drag_rate,
-            Drag,
-            "1/s",
-            1.0,
-            1_000.0,
-            "A held body gets v = (target − position)·rate before each step; rate·dt ≤ 1 so it \
-             never overshoots (§13)."
-        ),
-        float_parameter!(
-            tracker_window,
-            Drag,
-            "s",
-            0.01,
-            1.0,
-            "The throw velocity is the mean pointer velocity over this window (§13)."
-        ),
-        float_parameter!(
-            tracker_tau,
-            Drag,
-            "s",
-            0.001,
-            1.0,
-            "Time constant of the smoothing v ← v + (v_raw − v)·(1 − e^(−Δt/τ)) (§13)."
-        ),
-    ];
-
-    /// The parameter description of field `name`, if there is such a field.
-    pub fn parameter(name: &str) -> Option<&'static Parameter> {
-        Self::PARAMETERS.iter().find(|p| p.name == name)
-    }
-
     /// A copy with another time step and the speed limit derived from it (§12).
     ///
     /// `max_speed` is set to `0.9·MIN_BODY_SIZE/time_step`, and `max_wall_penetration` is
@@ -505,6 +254,7 @@ impl PhysicsConfig {
                 ParameterValue::Count(x) => (in_range(x as f32), format!("{x}")),
                 ParameterValue::Switch(x) => (true, format!("{x}")),
                 ParameterValue::Vector(v) => (in_range(v.x) && in_range(v.y), format!("{v}")),
+                ParameterValue::Choice(x) => (in_range(x as f32), format!("{x}")),
             };
             if !ok {
                 problems.push(FieldError {
@@ -554,6 +304,38 @@ impl PhysicsConfig {
     /// The angular speed clamp `max_speed / MIN_BODY_SIZE`, rad/s (§12).
     pub fn max_angular_speed(&self) -> f32 {
         self.max_speed / MIN_BODY_SIZE
+    }
+
+    /// The clamps in force on speed and spin, `(max_speed, max_angular_speed)` (§12), or
+    /// `(∞, ∞)` with the [`speed_limit`](Self::speed_limit) switch off (R-LAB-1): every
+    /// clamp of the world reads them here, so an infinite limit leaves each velocity as it
+    /// is without a branch of its own.
+    pub fn speed_limits(&self) -> (f32, f32) {
+        if self.speed_limit {
+            (self.max_speed, self.max_angular_speed())
+        } else {
+            (f32::INFINITY, f32::INFINITY)
+        }
+    }
+
+    /// A copy with every rule switch (R-LAB-1) at the spec's rule: warm starting,
+    /// accumulated clamping, restitution from the step start and its threshold, projection,
+    /// the emergency brake, the speed limit, sleeping, and the hand absorbing bounces. The
+    /// numbers are kept.
+    pub fn with_spec_rules(&self) -> Self {
+        let rules = PhysicsConfig::default();
+        PhysicsConfig {
+            warm_starting: rules.warm_starting,
+            accumulated_clamping: rules.accumulated_clamping,
+            restitution_from_step_start: rules.restitution_from_step_start,
+            restitution_threshold_enabled: rules.restitution_threshold_enabled,
+            position_correction: rules.position_correction,
+            emergency_brake: rules.emergency_brake,
+            speed_limit: rules.speed_limit,
+            sleeping_enabled: rules.sleeping_enabled,
+            hand_absorbs_bounces: rules.hand_absorbs_bounces,
+            ..self.clone()
+        }
     }
 }
 
