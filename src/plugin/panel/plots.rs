@@ -19,10 +19,13 @@ use crate::physics::World;
 /// Points drawn per line at most: about one per pixel of the plot's width.
 pub const MAX_POINTS_PER_LINE: usize = 480;
 
-/// Energy is plotted in units of 10⁶ mass·px²/s² (mass = area × density, px²).
-const ENERGY_UNIT: f64 = 1.0e6;
-/// Momentum is plotted in units of 10³ mass·px/s.
-const MOMENTUM_UNIT: f64 = 1.0e3;
+/// The power of 1000 that brings the largest `|value|` of a series below 10 000, and its
+/// label: a pile's potential energy is some 10¹⁰ mass·px²/s², a ball's kinetic energy 10⁵.
+fn unit_for(largest: f64) -> (f64, &'static str) {
+    const UNITS: [(f64, &str); 5] =
+        [(1.0, ""), (1e3, "10³ "), (1e6, "10⁶ "), (1e9, "10⁹ "), (1e12, "10¹² ")];
+    UNITS.into_iter().find(|(unit, _)| largest < 1e4 * unit).unwrap_or(UNITS[4])
+}
 
 /// The step time of each phase of §4 in one step, ms.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -179,7 +182,7 @@ pub fn show_physics_plots(ctx: &egui::Context, plots: &mut PhysicsPlots, top: f3
         // palette of up to 250 px at the right edge).
         .default_pos(egui::pos2((ctx.content_rect().right() - 720.0).max(60.0), top))
         .default_width(440.0)
-        .default_height(ctx.content_rect().height() - top - 48.0)
+        .default_height((ctx.content_rect().height() - top - 48.0).min(640.0))
         .vscroll(true)
         .show(ctx, |ui| physics_plots_ui(ui, plots));
     if open != plots.open {
@@ -223,22 +226,26 @@ pub fn physics_plots_ui(ui: &mut egui::Ui, plots: &mut PhysicsPlots) {
             .allow_scroll(false)
             .link_axis("bevy_sandbox_physics_plots_time", [true, false])
     };
-    ui.label("Energy (10⁶ mass·px²/s²): kinetic, potential above the floor, total");
+    let largest =
+        |value: fn(&PlotSample) -> f64| samples.iter().map(|s| value(s).abs()).fold(0.0, f64::max);
+    let (energy, prefix) = unit_for(largest(PlotSample::total_energy).max(largest(|s| s.kinetic)));
+    ui.strong(format!("Energy ({prefix}mass·px²/s²): kinetic, potential above the floor, total"));
     plot("physics_plot_energy", "E").show(ui, |p| {
-        p.line(Line::new("kinetic", series(samples, |s| s.kinetic / ENERGY_UNIT)));
-        p.line(Line::new("potential", series(samples, |s| s.potential / ENERGY_UNIT)));
-        p.line(Line::new("total", series(samples, |s| s.total_energy() / ENERGY_UNIT)));
+        p.line(Line::new("kinetic", series(samples, |s| s.kinetic / energy)));
+        p.line(Line::new("potential", series(samples, |s| s.potential / energy)));
+        p.line(Line::new("total", series(samples, |s| s.total_energy() / energy)));
     });
-    ui.label("Linear momentum Σm·v (10³ mass·px/s, y down)");
+    let (momentum, prefix) = unit_for(largest(|s| s.momentum.x).max(largest(|s| s.momentum.y)));
+    ui.strong(format!("Linear momentum Σm·v ({prefix}mass·px/s, y down)"));
     plot("physics_plot_momentum", "p").show(ui, |p| {
-        p.line(Line::new("p_x", series(samples, |s| s.momentum.x / MOMENTUM_UNIT)));
-        p.line(Line::new("p_y", series(samples, |s| s.momentum.y / MOMENTUM_UNIT)));
+        p.line(Line::new("p_x", series(samples, |s| s.momentum.x / momentum)));
+        p.line(Line::new("p_y", series(samples, |s| s.momentum.y / momentum)));
     });
-    ui.label("Bodies awake");
+    ui.strong("Bodies awake");
     plot("physics_plot_awake", "n").show(ui, |p| {
         p.line(Line::new("awake", series(samples, |s| f64::from(s.awake))));
     });
-    ui.label("Step time per phase (ms)");
+    ui.strong("Step time per phase (ms)");
     plot("physics_plot_phases", "ms").show(ui, |p| {
         let phase = |f: fn(&PhaseMillis) -> f32| series(samples, move |s| f64::from(f(&s.phases)));
         p.line(Line::new("broad", phase(|m| m.broad)));
