@@ -2,10 +2,10 @@
 //! live figures (R-VIEW-1).
 //!
 //! Every window of the sandbox opens on demand from here (or by its key): the physics
-//! parameters, the tool palette, the lab, the plots. Only the palette is open at the start,
-//! so the world gets the window minus the bar and the palette's column, over 80 % of a
-//! 1600 × 900 window. A window moved against the left or right edge becomes a column the walls
-//! keep clear of (`walls_clear_panels`); one left in the middle floats over the world.
+//! parameters, the tool palette, the lab, the plots. Only the palette is open at the start.
+//! The windows float over the world, which is the whole window below the bar (97 % of a
+//! 1600 × 900 window): opening or moving a window never moves a wall, so it never squeezes the
+//! scene. Collapse or close a window to see what is under it.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};

@@ -22,6 +22,7 @@ use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 use bevy_sandbox_physics::physics::Material;
+use bevy_sandbox_physics::plugin::BodyInspector;
 use bevy_sandbox_physics::prelude::*;
 
 /// Width of a rectangle's border, px.
@@ -377,10 +378,12 @@ fn fit_floor(bounds: Res<PhysicsBounds>, mut floor: Query<&mut Transform, With<W
     }
 }
 
-/// Outlines the hovered body and the held ones, and draws each held body's drag target.
+/// Outlines the hovered body, the one pinned in the inspector and the held ones, and draws
+/// each held body's drag target.
 fn draw_highlights(
     physics: Res<PhysicsWorld>,
     hovered: HoveredBodies,
+    inspector: Res<BodyInspector>,
     bodies: Query<(&Collider, &Transform)>,
     mut gizmos: Gizmos,
 ) {
@@ -398,6 +401,13 @@ fn draw_highlights(
         && let Ok((&collider, transform)) = bodies.get(entity)
     {
         outline(&mut gizmos, collider, transform.translation.truncate(), 1.5, Color::WHITE);
+    }
+    if let Some(entity) = inspector.pinned
+        && let Ok((&collider, transform)) = bodies.get(entity)
+    {
+        let centre = transform.translation.truncate();
+        outline(&mut gizmos, collider, centre, 4.0, css::DEEP_SKY_BLUE.into());
+        outline(&mut gizmos, collider, centre, 6.0, css::DEEP_SKY_BLUE.into());
     }
     let mapping = physics.mapping();
     for (handle, body) in physics.world().bodies() {

@@ -7,10 +7,11 @@
 //!
 //! Everything the crate does in one window: [`SandboxPhysicsPlugin`] steps the core at
 //! 120 Hz and interpolates the drawn poses, its picking backend lets you grab and throw
-//! bodies, its panel (left) edits every `PhysicsConfig` value, and the tool palette (right)
-//! chooses what a click spawns and loads the shared scenes. The walls are the window minus
-//! the two panels (`walls_follow_window`, `walls_clear_panels`): resize the window and they
-//! follow.
+//! bodies, its panel edits every `PhysicsConfig` value, its plots and inspector show energy,
+//! momentum, step times and one body's contacts, the lab switches rules of the physics off,
+//! and the tool palette chooses what a click spawns and loads the shared scenes. The bar at
+//! the top opens each of these windows; they float over the world, which is the whole window
+//! below the bar (`walls_follow_window`): resize the window and the walls follow.
 //!
 //! What you see explains the physics: the colour is the material (rubber red, wood tan,
 //! steel blue-grey, ice pale cyan; static bodies darker), every circle has a radius line so
@@ -32,6 +33,10 @@
 //! | C | clear: remove every body |
 //! | D | overlay of contacts, normals and islands |
 //! | P | show / hide the tool palette |
+//! | E | show / hide the physics parameters |
+//! | L | show / hide the lab (rule switches and their demonstrations) |
+//! | T | show / hide the plots |
+//! | left click on a body (no drag) | pin it in the inspector (with 🔍 Inspect on) |
 //! | 1 … 6 | scenes: pyramid, rain, mixed pile, material balls, sliding boxes, stress |
 //!
 //! # Command line
@@ -121,9 +126,9 @@ fn main() -> ExitCode {
     let mut app = App::new();
     app.add_plugins((
         DefaultPlugins.set(WindowPlugin { primary_window: Some(window), ..default() }),
-        // The walls follow the window, leaving room for the bar (top) and for the windows
-        // docked at the left and right edges (the palette, and the panel when it is open).
-        SandboxPhysicsPlugin::default().walls_follow_window(true).walls_clear_panels(true),
+        // The walls follow the window below the bar; the windows float over the world, so
+        // opening one never squeezes the scene.
+        SandboxPhysicsPlugin::default().walls_follow_window(true),
         look::LookPlugin,
         tools::ToolsPlugin,
         lab::LabPlugin,

@@ -30,6 +30,8 @@ pub enum Preset {
     SlidingBoxes,
     /// This many small bodies of every material and shape on a grid filling the world.
     Stress(usize),
+    /// The demonstration of a rule switch at this index of `scenes::lab_demos` (R-LAB-1).
+    Lab(usize),
 }
 
 impl Preset {
@@ -53,6 +55,7 @@ impl Preset {
             Preset::MaterialBalls => "Material balls",
             Preset::SlidingBoxes => "Sliding boxes",
             Preset::Stress(_) => "Stress",
+            Preset::Lab(_) => "Lab demonstration",
         }
     }
 
@@ -72,6 +75,9 @@ impl Preset {
             Preset::MaterialBalls => scenes::material_balls(size),
             Preset::SlidingBoxes => sliding_boxes(size),
             Preset::Stress(count) => stress(count, size),
+            Preset::Lab(index) => {
+                scenes::lab_demos().into_iter().nth(index).map_or_else(|| empty(size), |d| d.scene)
+            }
         }
     }
 }
@@ -151,15 +157,20 @@ pub fn stress(count: usize, size: Vec2) -> Scene {
 }
 
 /// The components of a body described in the core's frame of a scene placed in `bounds`:
-/// the scene's bottom on the floor, centred between the side walls. `None` if the body would
-/// start outside the walls.
+/// the scene's bottom on the floor, centred between the side walls, or against the right
+/// wall with `at_right_wall`. `None` if the body would start outside the walls.
 pub fn body_bundle(
     desc: &BodyDesc,
     scene_size: Vec2,
     bounds: Rect,
+    at_right_wall: bool,
 ) -> Option<(Collider, RigidBody, PhysicsMaterial, Transform, LinearVelocity, AngularVelocity)> {
     // The scene's rectangle in Bevy coordinates: its top-left corner is the scene's origin.
-    let left = bounds.center().x - 0.5 * scene_size.x;
+    let left = if at_right_wall {
+        bounds.max.x - scene_size.x
+    } else {
+        bounds.center().x - 0.5 * scene_size.x
+    };
     let top = bounds.min.y + scene_size.y;
     let mapping =
         CoordinateMapping::from_bounds(Rect::new(left, bounds.min.y, left + scene_size.x, top));
@@ -180,9 +191,17 @@ pub fn load(
         commands.entity(entity).despawn();
     }
     let scene = preset.scene(bounds.size());
+    // The emergency brake's demonstration presses a row of boxes into its right wall: that
+    // one is placed against the world's.
+    let at_right_wall = match preset {
+        Preset::Lab(index) => {
+            scenes::lab_demos().get(index).is_some_and(|d| d.switch == "emergency_brake")
+        }
+        _ => false,
+    };
     let mut count = 0;
     for desc in &scene.bodies {
-        if let Some(bundle) = body_bundle(desc, scene.size, bounds) {
+        if let Some(bundle) = body_bundle(desc, scene.size, bounds, at_right_wall) {
             commands.spawn(bundle);
             count += 1;
         }
@@ -215,13 +234,24 @@ mod tests {
     }
 
     #[test]
+    fn every_lab_demonstration_fits_the_default_world_whole() {
+        let bounds = Rect::from_center_size(Vec2::ZERO, Vec2::new(1600.0, 860.0));
+        for (index, demo) in scenes::lab_demos().iter().enumerate() {
+            let scene = Preset::Lab(index).scene(bounds.size());
+            assert_eq!(scene.bodies.len(), demo.scene.bodies.len(), "{}", demo.name);
+            let placed = scene.bodies.iter().map(|d| body_bundle(d, scene.size, bounds, true));
+            assert_eq!(placed.flatten().count(), scene.bodies.len(), "{}", demo.name);
+        }
+    }
+
+    #[test]
     fn every_preset_fits_a_small_window() {
         let bounds = Rect::from_center_size(Vec2::ZERO, Vec2::new(700.0, 600.0));
         for preset in Preset::MENU {
             let scene = preset.scene(bounds.size());
             assert!(!scene.bodies.is_empty(), "{preset:?} is empty");
             let placed =
-                scene.bodies.iter().filter(|d| body_bundle(d, scene.size, bounds).is_some());
+                scene.bodies.iter().filter(|d| body_bundle(d, scene.size, bounds, false).is_some());
             assert_eq!(placed.count(), scene.bodies.len(), "{preset:?} leaves bodies out");
         }
     }

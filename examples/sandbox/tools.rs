@@ -1,9 +1,7 @@
 //! The tool palette and the keyboard and mouse bindings.
 //!
-//! The palette is an egui window at the right edge; the plugin's physics panel sits at the
-//! left edge. The plugin keeps the walls clear of both (`walls_clear_panels`), so no body
-//! hides under a panel: resizing the window, collapsing or widening a panel moves the walls,
-//! and the core pushes bodies that are left outside back in.
+//! The palette is an egui window anchored at the top right, below the bar (`bar.rs`); like
+//! every window of the sandbox it floats over the world.
 
 use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
