@@ -4,8 +4,11 @@
 //! bevy_picking and egui exactly as a user's would) at fixed frames: it spawns a body in
 //! empty space, clicks the palette's title bar (which must spawn nothing), spawns a body into
 //! the middle of the pile and paints a row with Shift held, drags and throws a body, pauses,
-//! single-steps, toggles gravity, deletes bodies with Delete and with a right click, and
-//! switches the overlay on, and makes the window narrower.
+//! single-steps, toggles gravity, deletes bodies with Delete and with a right click,
+//! switches the overlay on, opens the lab (L), loads a rule's demonstration and switches the
+//! rule off and on again there, opens the plots (T), pins a body in the inspector with a
+//! click, and makes the window narrower. Before all that it opens the parameters (E): the
+//! first shot shows the sandbox as it starts.
 //! At fixed frames it saves a screenshot `<name>.png` with a `<name>.json`
 //! ([`Snapshot`]) of what the simulation says is drawn in that frame. Then it waits for the
 //! files and exits with success; `tests/sandbox_smoke.rs` checks the folder.
@@ -19,15 +22,19 @@ use std::process::Command;
 use std::time::Duration;
 
 use bevy::app::AppExit;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::time::TimeUpdateStrategy;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use bevy_sandbox_physics::physics::Material;
+use bevy_sandbox_physics::physics::scenes::lab_demos;
+use bevy_sandbox_physics::plugin::{BodyInspector, PhysicsPlots};
 use bevy_sandbox_physics::prelude::*;
 
 use super::snapshot::{BodyShot, PanelShot, Snapshot};
+use crate::lab::LabWindow;
 use crate::look::{BodyLook, BodyState, Tint, WORLD_FILL, fill_color};
 use crate::presets::Preset;
 use crate::tools::{PALETTE_TITLE, Palette, SandboxAction, ShapeTool};
@@ -39,6 +46,8 @@ pub const SMOKE_TITLE: &str = "bevy_sandbox_physics smoke";
 mod frames {
     pub const FOCUS: u64 = 5;
     pub const LOAD: u64 = 20;
+    pub const SHOT_START: u64 = 40;
+    pub const OPEN_PANEL: u64 = 45;
     pub const SHOT_PILE: u64 = 200;
     pub const SPAWN_AIM: u64 = 205;
     pub const SPAWN_CLICK: u64 = 208;
@@ -74,22 +83,35 @@ mod frames {
     pub const SHOT_NO_GRAVITY: u64 = 630;
     pub const GRAVITY_ON: u64 = 632;
     pub const DELETE_AIM: u64 = 700;
+    pub const DELETE_REAIM: u64 = 703;
     pub const DELETE_KEY: u64 = 704;
     pub const SHOT_DELETED: u64 = 708;
     pub const RIGHT_AIM: u64 = 710;
+    pub const RIGHT_REAIM: u64 = 713;
     pub const RIGHT_CLICK: u64 = 714;
     pub const SHOT_RIGHT_DELETED: u64 = 718;
     pub const OVERLAY_ON: u64 = 720;
     pub const SHOT_OVERLAY: u64 = 725;
     pub const OVERLAY_OFF: u64 = 728;
-    pub const RESIZE: u64 = 735;
-    pub const SHOT_RESIZED: u64 = 855;
-    pub const END: u64 = 860;
+    pub const LAB_OPEN: u64 = 735;
+    pub const LAB_DEMO: u64 = 745;
+    pub const PLOTS_OPEN: u64 = 748;
+    pub const LAB_SWITCH: u64 = 750;
+    pub const SHOT_LAB_SWITCH: u64 = 900;
+    pub const LAB_SWITCH_BACK: u64 = 902;
+    pub const RELOAD_PILE: u64 = 905;
+    pub const INSPECT_AIM: u64 = 1060;
+    pub const INSPECT_CLICK: u64 = 1064;
+    pub const SHOT_LAB: u64 = 1090;
+    pub const RESIZE: u64 = 1095;
+    pub const SHOT_RESIZED: u64 = 1215;
+    pub const END: u64 = 1220;
     /// Frames to wait for the last screenshots to be written before giving up.
     pub const SAVE_TIMEOUT: u64 = 600;
 
     /// The shots, by frame.
-    pub const SHOTS: [(u64, &str); 14] = [
+    pub const SHOTS: [(u64, &str); 17] = [
+        (SHOT_START, "00_start"),
         (SHOT_PILE, "01_pile"),
         (SHOT_SPAWNED, "02_spawned"),
         (SHOT_INTO_PILE, "03_into_pile"),
@@ -103,9 +125,15 @@ mod frames {
         (SHOT_DELETED, "11_deleted"),
         (SHOT_RIGHT_DELETED, "12_right_deleted"),
         (SHOT_OVERLAY, "13_overlay"),
-        (SHOT_RESIZED, "14_resized"),
+        (SHOT_LAB_SWITCH, "14_lab_switch"),
+        (SHOT_LAB, "15_lab"),
+        (SHOT_RESIZED, "16_resized"),
     ];
 }
+
+/// The rule switch the script flips in the lab: with it off, the e = 1 ball of its
+/// demonstration gains energy at every bounce (R-LAB-1).
+pub const LAB_SWITCH_FIELD: &str = "restitution_from_step_start";
 
 /// How much narrower the script makes the window, logical px.
 pub const RESIZE_BY: f32 = 240.0;
@@ -194,6 +222,30 @@ fn record_panel_rects(mut contexts: EguiContexts, mut rects: ResMut<PanelRects>)
     Ok(())
 }
 
+/// What the script reads of the lab, the plots and the inspector.
+#[derive(SystemParam)]
+struct LabView<'w> {
+    window: Res<'w, LabWindow>,
+    plots: Res<'w, PhysicsPlots>,
+    inspector: Res<'w, BodyInspector>,
+    config: Res<'w, PhysicsConfig>,
+}
+
+impl LabView<'_> {
+    /// Whether the rule the script flips is on.
+    fn rule_on(&self) -> bool {
+        self.config.restitution_from_step_start
+    }
+
+    /// The body count of the flipped rule's demonstration.
+    fn demo_bodies(&self) -> usize {
+        lab_demos()
+            .iter()
+            .find(|d| d.switch == LAB_SWITCH_FIELD)
+            .map_or(0, |d| d.scene.bodies.len())
+    }
+}
+
 /// Runs `xdotool` with `args` and waits for it; a failure is recorded.
 fn xdotool(smoke: &mut Smoke, args: &[&str]) -> Option<String> {
     match Command::new("xdotool").args(args).output() {
@@ -261,6 +313,7 @@ fn run_script(
     windows: Query<&Window, With<PrimaryWindow>>,
     cameras: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
     bodies: BodyQuery,
+    lab: LabView,
 ) {
     use frames::*;
     smoke.frame += 1;
@@ -315,6 +368,10 @@ fn run_script(
             palette.radius = 22.0;
             palette.material = 0; // rubber
             actions.write(SandboxAction::Load(Preset::MixedPile));
+        }
+        OPEN_PANEL => {
+            // The parameters open from the bar's key; the shots before had only the palette.
+            xdotool(&mut smoke, &["key", "e"]);
         }
         SPAWN_AIM => {
             // Empty space: high above the pile, in the middle of the world.
@@ -382,8 +439,15 @@ fn run_script(
             palette.shape = ShapeTool::Circle;
             palette.radius = 14.0;
             palette.material = 3; // ice
+            // Right of the parameters' window, which floats at the left edge: a drag on a
+            // window moves the window.
             let start = Vec2::new(walls.min.x + 0.2 * walls.width(), walls.max.y - 40.0);
-            if let Some(at) = to_screen(start) {
+            let clear = panels
+                .0
+                .iter()
+                .filter(|(id, _)| id.contains("bevy_sandbox_physics_panel"))
+                .fold(0.0, |x: f32, (_, r)| x.max(r.right() + 24.0));
+            if let Some(at) = to_screen(start).map(|at| Vec2::new(at.x.max(clear), at.y)) {
                 move_pointer(&mut smoke, at);
                 smoke.note("bodies_before_paint", physics.len() as f64);
             }
@@ -392,7 +456,7 @@ fn run_script(
             xdotool(&mut smoke, &["mousedown", "1"]);
         }
         f if f > PAINT_PRESS && f < PAINT_RELEASE => {
-            let at = smoke.pointer + Vec2::new(0.03 * walls.width(), 0.0);
+            let at = smoke.pointer + Vec2::new(0.02 * walls.width(), 0.0);
             move_pointer(&mut smoke, at);
         }
         PAINT_RELEASE | DRAG_RELEASE => {
@@ -405,7 +469,8 @@ fn run_script(
                 smoke.note("drag_body", entity.to_bits() as f64);
             }
         }
-        DRAG_REAIM => {
+        // The aimed body may have been nudged by the still settling pile since it was chosen.
+        DRAG_REAIM | DELETE_REAIM | RIGHT_REAIM => {
             let aim = smoke.target.and_then(|e| bodies.get(e).ok());
             if let Some(at) = aim.and_then(|(.., t, _, _)| to_screen(t.translation.truncate())) {
                 move_pointer(&mut smoke, at);
@@ -441,6 +506,7 @@ fn run_script(
         }
         DELETE_AIM | RIGHT_AIM => {
             if let Some((entity, at)) = aimable(true) {
+                smoke.target = Some(entity);
                 move_pointer(&mut smoke, at);
                 let key = if frame == DELETE_AIM { "deleted_body" } else { "right_deleted_body" };
                 smoke.note(key, entity.to_bits() as f64);
@@ -454,6 +520,64 @@ fn run_script(
         }
         OVERLAY_ON | OVERLAY_OFF => {
             xdotool(&mut smoke, &["key", "d"]);
+        }
+        LAB_OPEN => {
+            xdotool(&mut smoke, &["key", "l"]);
+        }
+        PLOTS_OPEN => {
+            xdotool(&mut smoke, &["key", "t"]);
+        }
+        LAB_DEMO | LAB_SWITCH | LAB_SWITCH_BACK => {
+            // The demonstration's button, then its switch, as the lab drew them last frame.
+            let row = lab.window.rows.iter().find(|(field, ..)| *field == LAB_SWITCH_FIELD);
+            if let Some(&(_, switch, button)) = row {
+                let at = if frame == LAB_DEMO {
+                    Vec2::new(button.center().x, button.center().y)
+                } else {
+                    // The check box is at the switch's left end.
+                    Vec2::new(switch.left() + 8.0, switch.center().y)
+                };
+                move_pointer(&mut smoke, at);
+                xdotool(&mut smoke, &["click", "1"]);
+                let on = lab.rule_on();
+                let key =
+                    if frame == LAB_SWITCH { "rule_on_before" } else { "rule_on_before_back" };
+                smoke.note(key, f64::from(u8::from(on)));
+            } else {
+                smoke
+                    .failures
+                    .push(format!("frame {frame}: the lab drew no {LAB_SWITCH_FIELD} row"));
+            }
+            if frame == LAB_DEMO {
+                smoke.note("demo_bodies_expected", lab.demo_bodies() as f64);
+            }
+        }
+        SHOT_LAB_SWITCH => {
+            smoke.note("rule_on", f64::from(u8::from(lab.rule_on())));
+            if let (Some(first), Some(last)) = (lab.plots.samples().next(), lab.plots.latest()) {
+                smoke.note("energy_first", first.total_energy());
+                smoke.note("energy_last", last.total_energy());
+                smoke.note("plot_seconds", last.time - first.time);
+            }
+        }
+        RELOAD_PILE => {
+            smoke.note("rule_on_after_back", f64::from(u8::from(lab.rule_on())));
+            actions.write(SandboxAction::Load(Preset::MixedPile));
+        }
+        INSPECT_AIM => {
+            if let Some((entity, at)) = aimable(true) {
+                smoke.target = Some(entity);
+                move_pointer(&mut smoke, at);
+                smoke.note("inspected_body", entity.to_bits() as f64);
+            }
+        }
+        INSPECT_CLICK => {
+            xdotool(&mut smoke, &["click", "1"]);
+        }
+        SHOT_LAB => {
+            if let Some(pinned) = lab.inspector.pinned {
+                smoke.note("pinned_body", pinned.to_bits() as f64);
+            }
         }
         RESIZE => {
             // 240 px narrower: the walls follow, the pile is squeezed back inside.
