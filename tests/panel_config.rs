@@ -18,10 +18,6 @@ use bevy_egui::{EguiContext, egui};
 use bevy_sandbox_physics::plugin::{PhysicsPanel, PhysicsStatistics, PointerCapture};
 use bevy_sandbox_physics::prelude::*;
 
-fn config(app: &App) -> PhysicsConfig {
-    app.world().resource::<PhysicsConfig>().clone()
-}
-
 /// R-CFG-2: the field list comes from reflection, not from the parameter table the panel
 /// walks, so a field added to `PhysicsConfig` (and reflected, which a test of the plugin
 /// enforces) without a table entry has no control, and this test fails.

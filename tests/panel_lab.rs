@@ -10,7 +10,7 @@ mod picking_support;
 use bevy::picking::pointer::{PointerButton, PointerId};
 use bevy::prelude::*;
 use bevy_egui::egui;
-use bevy_sandbox_physics::physics::Material;
+use bevy_sandbox_physics::physics::{Material, ParameterValue, PhysicsConfig, PositionCorrection};
 use bevy_sandbox_physics::plugin::{BodyInspector, CLICK_SLOP, PhysicsPlots};
 use bevy_sandbox_physics::prelude::*;
 use panel_support::*;
@@ -199,4 +199,55 @@ fn a_click_on_a_body_pins_it_in_the_inspector_and_a_drag_does_not_r_lab_3() {
     scene.release(PointerId::Mouse, away, PointerButton::Primary);
     scene.frames(1);
     assert_eq!(scene.resource_mut::<BodyInspector>().pinned, None, "a drag pinned the body");
+}
+
+/// R-LAB-1: every rule switch has a control in the panel, and a click on it turns the rule
+/// off in the config resource (and a second click on again); the position correction's
+/// drop-down offers Baumgarte and None.
+#[test]
+fn every_rule_switch_is_in_the_panel_and_a_click_turns_it_off_and_on_r_lab_1() {
+    let mut app = app();
+    let defaults = PhysicsConfig::default();
+    let switches: Vec<_> = PhysicsConfig::PARAMETERS
+        .iter()
+        .filter(|p| matches!((p.get)(&defaults), ParameterValue::Switch(true)))
+        .collect();
+    // The rule switches of R-LAB-1 that are on/off (the ninth, position_correction, is the
+    // drop-down below), sleeping included.
+    assert_eq!(switches.len(), 8, "{:?}", switches.iter().map(|p| p.name).collect::<Vec<_>>());
+    for parameter in switches {
+        let rect = widget_rect(&app, parameter.name, 0);
+        click(&mut app, rect.center());
+        let off = (parameter.get)(&config(&app));
+        assert_eq!(
+            off,
+            ParameterValue::Switch(false),
+            "{}: a click did not switch it off",
+            parameter.name
+        );
+        let rect = widget_rect(&app, parameter.name, 0);
+        click(&mut app, rect.center());
+        let on = (parameter.get)(&config(&app));
+        assert_eq!(
+            on,
+            ParameterValue::Switch(true),
+            "{}: a second click did not switch it on",
+            parameter.name
+        );
+    }
+    assert_eq!(config(&app), defaults, "a switch left something else changed");
+
+    for (label, wanted) in
+        [("Baumgarte", PositionCorrection::Baumgarte), ("None", PositionCorrection::None)]
+    {
+        let rect = widget_rect(&app, "position_correction", 0);
+        click(&mut app, rect.center());
+        app.update(); // the pop-up opens in the frame after the click
+        let option = texts(&app)
+            .into_iter()
+            .find(|(t, _)| t == label)
+            .unwrap_or_else(|| panic!("the drop-down offers no {label}"));
+        click(&mut app, option.1.center());
+        assert_eq!(config(&app).position_correction, wanted, "picking {label}");
+    }
 }

@@ -159,3 +159,8 @@ pub fn drag(app: &mut App, from: egui::Pos2, by: egui::Vec2) {
     push(app, egui::Event::PointerGone);
     app.update();
 }
+
+/// The config resource as the panel left it.
+pub fn config(app: &App) -> PhysicsConfig {
+    app.world().resource::<PhysicsConfig>().clone()
+}
