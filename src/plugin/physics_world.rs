@@ -193,22 +193,29 @@ impl PhysicsWorld {
 
     /// The contacts of `entity` in the last step, each seen from `entity`.
     pub fn contacts_of(&self, entity: Entity) -> Vec<BodyContact> {
-        self.contacts()
+        let Some(handle) = self.handle(entity) else { return Vec::new() };
+        // Matched on the core's handles first: only this body's contacts are mapped.
+        self.world
+            .contacts()
             .filter_map(|c| {
-                let (other, sign) = if c.b == entity {
+                let (other, sign) = if c.b == handle {
                     (c.a, -1.0)
-                } else if c.a == Some(entity) {
+                } else if c.a == Some(handle) {
                     (Some(c.b), 1.0)
                 } else {
                     return None;
                 };
+                let other = match other {
+                    Some(other) => Some(self.entity(other)?),
+                    None => None,
+                };
                 Some(BodyContact {
                     other,
-                    point: c.point,
-                    normal: c.normal * sign,
+                    point: self.mapping.position_to_bevy(c.point),
+                    normal: self.mapping.vector_to_bevy(c.normal) * sign,
                     depth: c.depth,
                     normal_impulse: c.normal_impulse,
-                    impulse: -c.impulse * sign,
+                    impulse: -self.mapping.vector_to_bevy(c.impulse()) * sign,
                 })
             })
             .collect()

@@ -6,13 +6,18 @@
 //! It also prints the time of the main schedules alone (`First` … `Last`: input, the fixed
 //! physics steps, the app's systems, transforms, egui), which runs in parallel with the
 //! renderer: with a software renderer the frame rate measures the rasteriser, and this time
-//! is what the app itself costs per frame. The palette is hidden so the world is wide enough
-//! for 2000 bodies in a 1920 × 1080 window.
+//! is what the app itself costs per frame. The palette is hidden.
+//!
+//! It spawns exactly the bodies asked for or fails with a message saying how many fit. With
+//! `--lab` the lab, the plots and the inspector (of one body) are open while it measures.
 
 use bevy::app::AppExit;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use bevy_sandbox_physics::plugin::{BodyInspector, PhysicsPlots};
 use bevy_sandbox_physics::prelude::*;
 
+use crate::lab::LabWindow;
 use crate::presets::Preset;
 use crate::tools::{Palette, SandboxAction};
 
@@ -28,6 +33,8 @@ pub struct Bench {
     pub bodies: usize,
     /// Run time after the load, s.
     pub seconds: f64,
+    /// Measure with the lab, the plots and the inspector open.
+    pub lab: bool,
     frame: u64,
     loaded_at: Option<f64>,
     falling: Vec<f64>,
@@ -49,10 +56,11 @@ pub struct Bench {
 
 impl Bench {
     /// A benchmark of `bodies` bodies for `seconds`.
-    pub fn new(bodies: usize, seconds: f64) -> Self {
+    pub fn new(bodies: usize, seconds: f64, lab: bool) -> Self {
         Self {
             bodies,
             seconds,
+            lab,
             frame: 0,
             loaded_at: None,
             falling: Vec::new(),
@@ -69,12 +77,12 @@ impl Bench {
     }
 }
 
-/// Adds the benchmark.
-pub struct BenchPlugin(pub usize, pub f64);
+/// Adds the benchmark: bodies, seconds, whether the lab's windows are open.
+pub struct BenchPlugin(pub usize, pub f64, pub bool);
 
 impl Plugin for BenchPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(Bench::new(self.0, self.1))
+        app.insert_resource(Bench::new(self.0, self.1, self.2))
             .add_systems(First, start_main_timer)
             .add_systems(
                 RunFixedMainLoop,
@@ -130,12 +138,22 @@ fn stop_fixed_timer(mut bench: ResMut<Bench>) {
     }
 }
 
+/// The lab's windows, opened by `--lab`.
+#[derive(SystemParam)]
+struct LabWindows<'w, 's> {
+    lab: ResMut<'w, LabWindow>,
+    plots: ResMut<'w, PhysicsPlots>,
+    inspector: ResMut<'w, BodyInspector>,
+    bodies: Query<'w, 's, Entity, With<Collider>>,
+}
+
 fn measure(
     mut bench: ResMut<Bench>,
     time: Res<Time<Real>>,
     physics: Res<PhysicsWorld>,
     mut actions: MessageWriter<SandboxAction>,
     mut exit: MessageWriter<AppExit>,
+    mut windows: LabWindows,
 ) {
     bench.frame += 1;
     let now = time.elapsed_secs_f64();
@@ -143,6 +161,28 @@ fn measure(
         actions.write(SandboxAction::Load(Preset::Stress(bench.bodies)));
         bench.loaded_at = Some(now);
         return;
+    }
+    if bench.frame == LOAD_FRAME + 2 {
+        let spawned = windows.bodies.iter().count();
+        if spawned != bench.bodies {
+            let (min, max) = physics.world().bounds();
+            eprintln!(
+                "bench: only {spawned} of {} bodies fit in this world of {} px (bodies ≥ 24 px \
+                 on a grid); ask for at most {spawned}",
+                bench.bodies,
+                max - min,
+            );
+            exit.write(AppExit::error());
+            return;
+        }
+        if bench.lab {
+            let which = std::env::var("LABW").unwrap_or("lpi".into());
+            windows.lab.open = which.contains('l');
+            windows.plots.open = which.contains('p');
+            if which.contains('i') {
+                windows.inspector.pinned = windows.bodies.iter().next();
+            }
+        }
     }
     let Some(loaded_at) = bench.loaded_at else { return };
     // The frame after the load builds the bodies; measure from the one after.
@@ -174,6 +214,9 @@ fn measure(
         let awake_mean = bench.awake.iter().sum::<usize>() / bench.awake.len().max(1);
         let (min, max) = physics.world().bounds();
         println!("bench: {} bodies in a world of {}", physics.len(), max - min);
+        if bench.lab {
+            println!("bench: with the lab, the plots and the inspector open");
+        }
         println!("bench: falling (first {FALLING} s): {}", summary(&mut bench.falling));
         println!("bench: after that: {}", summary(&mut bench.resting));
         println!("bench: mean awake bodies {awake_mean}, now {awake}");

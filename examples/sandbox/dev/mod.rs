@@ -26,17 +26,19 @@ pub struct DevOptions {
     pub bench: Option<usize>,
     /// `--seconds <s>`: how long the bench measures after the load. Default 12.
     pub seconds: f64,
+    /// `--lab`: the bench runs with the lab, the plots and the inspector open.
+    pub lab: bool,
 }
 
 impl Default for DevOptions {
     fn default() -> Self {
-        Self { smoke: None, bench: None, seconds: 12.0 }
+        Self { smoke: None, bench: None, seconds: 12.0, lab: false }
     }
 }
 
 impl DevOptions {
     /// The flags' part of the usage line.
-    pub const USAGE: &str = "[--bench <bodies> [--seconds <s>]] [--smoke <dir>]";
+    pub const USAGE: &str = "[--bench <bodies> [--seconds <s>] [--lab]] [--smoke <dir>]";
 
     /// Takes `arg` (and its value from `args`) if it is one of these flags; `Ok(false)` if it
     /// is not, `Err` with the message for a bad value.
@@ -59,6 +61,7 @@ impl DevOptions {
                 self.seconds = seconds.ok_or(format!("--seconds {text}: expected 1 to 600"))?;
             }
             "--smoke" => self.smoke = Some(PathBuf::from(value("--smoke")?)),
+            "--lab" => self.lab = true,
             _ => return Ok(false),
         }
         Ok(true)
@@ -87,7 +90,7 @@ impl DevOptions {
     pub fn plugin(&self) -> Option<DevPlugin> {
         match (&self.smoke, self.bench) {
             (Some(dir), _) => Some(DevPlugin::Smoke(dir.clone())),
-            (None, Some(bodies)) => Some(DevPlugin::Bench(bodies, self.seconds)),
+            (None, Some(bodies)) => Some(DevPlugin::Bench(bodies, self.seconds, self.lab)),
             (None, None) => None,
         }
     }
@@ -97,16 +100,16 @@ impl DevOptions {
 pub enum DevPlugin {
     /// `--smoke <dir>`.
     Smoke(PathBuf),
-    /// `--bench <bodies> --seconds <s>`.
-    Bench(usize, f64),
+    /// `--bench <bodies> --seconds <s> [--lab]`.
+    Bench(usize, f64, bool),
 }
 
 impl Plugin for DevPlugin {
     fn build(&self, app: &mut App) {
         match self {
             DevPlugin::Smoke(dir) => app.add_plugins(smoke::SmokePlugin { dir: dir.clone() }),
-            DevPlugin::Bench(bodies, seconds) => {
-                app.add_plugins(bench::BenchPlugin(*bodies, *seconds))
+            DevPlugin::Bench(bodies, seconds, lab) => {
+                app.add_plugins(bench::BenchPlugin(*bodies, *seconds, *lab))
             }
         };
     }

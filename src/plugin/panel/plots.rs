@@ -16,8 +16,10 @@ use egui_plot::{Legend, Line, Plot, PlotPoints};
 use super::super::physics_world::PhysicsWorld;
 use crate::physics::World;
 
-/// Points drawn per line at most: about one per pixel of the plot's width.
-pub const MAX_POINTS_PER_LINE: usize = 480;
+/// Points drawn per line at most, each the largest value of its stretch of the history, so
+/// a one-step spike of the step time still shows. Fewer points cost less to lay out and
+/// tessellate every frame (`benches/lab_windows.rs`).
+pub const MAX_POINTS_PER_LINE: usize = 100;
 
 /// The power of 1000 that brings the largest `|value|` of a series below 10 000, and its
 /// label: a pile's potential energy is some 10¹⁰ mass·px²/s², a ball's kinetic energy 10⁵.
@@ -217,36 +219,37 @@ pub fn physics_plots_ui(ui: &mut egui::Ui, plots: &mut PhysicsPlots) {
         return;
     }
     let height = 120.0;
-    let plot = |id: &str, label: &str| {
-        Plot::new(id)
+    // The four share their time axis (linked); only the last one labels it.
+    let plot = |id: &str, label: &str, last: bool| {
+        let plot = Plot::new(id)
             .height(height)
             .legend(Legend::default())
-            .x_axis_label("t (s)")
             .y_axis_label(label.to_owned())
             .allow_scroll(false)
-            .link_axis("bevy_sandbox_physics_plots_time", [true, false])
+            .link_axis("bevy_sandbox_physics_plots_time", [true, false]);
+        if last { plot.x_axis_label("t (s)") } else { plot.show_axes([false, true]) }
     };
     let largest =
         |value: fn(&PlotSample) -> f64| samples.iter().map(|s| value(s).abs()).fold(0.0, f64::max);
     let (energy, prefix) = unit_for(largest(PlotSample::total_energy).max(largest(|s| s.kinetic)));
     ui.strong(format!("Energy ({prefix}mass·px²/s²): kinetic, potential above the floor, total"));
-    plot("physics_plot_energy", "E").show(ui, |p| {
+    plot("physics_plot_energy", "E", false).show(ui, |p| {
         p.line(Line::new("kinetic", series(samples, |s| s.kinetic / energy)));
         p.line(Line::new("potential", series(samples, |s| s.potential / energy)));
         p.line(Line::new("total", series(samples, |s| s.total_energy() / energy)));
     });
     let (momentum, prefix) = unit_for(largest(|s| s.momentum.x).max(largest(|s| s.momentum.y)));
     ui.strong(format!("Linear momentum Σm·v ({prefix}mass·px/s, y down)"));
-    plot("physics_plot_momentum", "p").show(ui, |p| {
+    plot("physics_plot_momentum", "p", false).show(ui, |p| {
         p.line(Line::new("p_x", series(samples, |s| s.momentum.x / momentum)));
         p.line(Line::new("p_y", series(samples, |s| s.momentum.y / momentum)));
     });
     ui.strong("Bodies awake");
-    plot("physics_plot_awake", "n").show(ui, |p| {
+    plot("physics_plot_awake", "n", false).show(ui, |p| {
         p.line(Line::new("awake", series(samples, |s| f64::from(s.awake))));
     });
     ui.strong("Step time per phase (ms)");
-    plot("physics_plot_phases", "ms").show(ui, |p| {
+    plot("physics_plot_phases", "ms", true).show(ui, |p| {
         let phase = |f: fn(&PhaseMillis) -> f32| series(samples, move |s| f64::from(f(&s.phases)));
         p.line(Line::new("broad", phase(|m| m.broad)));
         p.line(Line::new("narrow", phase(|m| m.narrow)));
