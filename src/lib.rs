@@ -24,8 +24,8 @@ pub mod prelude {
         CollisionLayers, CollisionStart, ConstantForce, ConstantTorque, Contact, DragSettings,
         DragState, GravityScale, Held, HoveredBodies, LinearVelocity, NoInterpolation,
         NotDraggable, PhysicsBounds, PhysicsControls, PhysicsDebugDraw, PhysicsMaterial,
-        PhysicsPose, PhysicsSchedule, PhysicsSystems, PhysicsWalls, PhysicsWarning, PhysicsWorld,
-        RigidBody, SandboxPhysicsPlugin, Sensor, Sleeping, SpatialQuery, SpatialQueryFilter,
-        WallInsets, body_components,
+        PhysicsPose, PhysicsSchedule, PhysicsSystems, PhysicsTimeScale, PhysicsWalls,
+        PhysicsWarning, PhysicsWorld, RigidBody, SandboxPhysicsPlugin, Sensor, Sleeping,
+        SpatialQuery, SpatialQueryFilter, WallInsets, body_components,
     };
 }

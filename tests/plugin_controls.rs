@@ -259,3 +259,42 @@ fn physics_config_is_a_reflected_and_serializable_resource_r_cfg_2() {
     app.update();
     assert_eq!(physics(&app).world().config().gravity, Vec2::new(0.0, 500.0));
 }
+
+/// R-SCN-2 (slow motion): a time scale changes how many fixed steps run per second of real
+/// time, not the step: at 0.25 a second of 60 Hz frames runs 120 × 0.25 = 30 steps, and the
+/// states are the very ones the world at full speed reaches after 30 steps. A scale outside
+/// 0.05 ..= 2 is refused with a warning naming the range, and the last valid one stays.
+#[test]
+fn slow_motion_runs_fewer_steps_of_the_same_size_and_refuses_bad_scales() {
+    let mut slow = app_with(SandboxPhysicsPlugin::default(), frame_60());
+    let mut full = app_with(SandboxPhysicsPlugin::default(), frame_60());
+    let drop = (Collider::circle(20.0), Transform::from_xyz(0.0, 200.0, 0.0));
+    let (a, b) = (spawn(&mut slow, drop.clone()), spawn(&mut full, drop));
+    slow.world_mut().resource_mut::<PhysicsTimeScale>().0 = 0.25;
+    frames(&mut slow, 1);
+    frames(&mut full, 1);
+    let (start_slow, start_full) = (steps(&slow), steps(&full));
+    frames(&mut slow, 60);
+    frames(&mut full, 15);
+    let (ran_slow, ran_full) = (steps(&slow) - start_slow, steps(&full) - start_full);
+    assert_eq!((ran_slow, ran_full), (30, 30), "a second at 0.25 and a quarter second at 1");
+    let pose = |app: &App, e| {
+        physics(app).world().body(physics(app).handle(e).unwrap()).unwrap().position()
+    };
+    assert_eq!(pose(&slow, a), pose(&full, b), "slow motion changed the states");
+
+    take_warnings(&mut slow);
+    for bad in [0.0, 2.5, f32::NAN] {
+        slow.world_mut().resource_mut::<PhysicsTimeScale>().0 = bad;
+        frames(&mut slow, 1);
+        let warnings = take_warnings(&mut slow);
+        assert!(
+            warnings.iter().any(|w| w.message.contains("0.05 to 2")),
+            "{bad}: no warning naming the range: {warnings:?}"
+        );
+        assert_eq!(slow.world().resource::<PhysicsTimeScale>().0, 0.25, "{bad} was kept");
+    }
+    let before = steps(&slow);
+    frames(&mut slow, 60);
+    assert_eq!(steps(&slow) - before, 30, "the refused scales changed the speed");
+}

@@ -34,6 +34,7 @@ fn the_plugin_exports_exactly_its_listed_api() {
         // Run-time controls and the walls.
         "PhysicsBounds",
         "PhysicsControls",
+        "PhysicsTimeScale",
         "WallInsets",
         "CoordinateMapping",
         // The parts of the plugin group and their resources.

@@ -10,7 +10,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use bevy_sandbox_physics::plugin::{
-    BodyInspector, PhysicsPanel, PhysicsPlots, PhysicsStatistics, WallInsets,
+    BodyInspector, PhysicsPanel, PhysicsPlots, PhysicsStatistics, PhysicsTimeScale, WallInsets,
 };
 use bevy_sandbox_physics::prelude::*;
 
@@ -70,6 +70,7 @@ fn top_bar(
     mut controls: ResMut<PhysicsControls>,
     mut debug: ResMut<PhysicsDebugDraw>,
     mut insets: ResMut<WallInsets>,
+    mut scale: ResMut<PhysicsTimeScale>,
     physics: Res<PhysicsWorld>,
     statistics: Option<Res<PhysicsStatistics>>,
     time: Res<Time<Real>>,
@@ -114,6 +115,16 @@ fn top_bar(
             ui.checkbox(&mut controls.gravity_enabled, "Gravity").on_hover_text("G");
             ui.checkbox(&mut debug.enabled, "Overlay")
                 .on_hover_text("D: contacts, normals, islands");
+            let mut speed = scale.0;
+            let slider =
+                egui::Slider::new(&mut speed, PhysicsTimeScale::MIN..=PhysicsTimeScale::MAX)
+                    .logarithmic(true)
+                    .suffix("×")
+                    .max_decimals(2);
+            let hover = "Slow motion: the 120 Hz step stays, fewer steps run per frame";
+            if ui.add(slider).on_hover_text(hover).changed() {
+                scale.0 = speed;
+            }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let stats = physics.world().stats();
                 let step = statistics

@@ -57,6 +57,57 @@ impl PhysicsControls {
     }
 }
 
+/// Slow motion: how fast simulated time runs against real time, 0.05 to 2 (default 1).
+///
+/// It sets the relative speed of `Time<Virtual>`, which drives `FixedUpdate`: at 0.25 a
+/// frame of 1/60 s runs half a step on average instead of two. The step itself keeps its
+/// `time_step` (120 Hz by default), so a slowed world computes exactly the states a world at
+/// full speed does, only fewer of them per second of real time. A value outside the range
+/// (or NaN) is refused with a warning and the resource is put back to the last valid value.
+#[derive(Resource, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Resource, Default, Debug, PartialEq, Clone)]
+pub struct PhysicsTimeScale(pub f32);
+
+impl PhysicsTimeScale {
+    /// The slowest allowed speed.
+    pub const MIN: f32 = 0.05;
+    /// The fastest allowed speed.
+    pub const MAX: f32 = 2.0;
+}
+
+impl Default for PhysicsTimeScale {
+    fn default() -> Self {
+        Self(1.0)
+    }
+}
+
+/// Hands a changed [`PhysicsTimeScale`] to `Time<Virtual>`, or refuses it.
+pub(crate) fn apply_time_scale(
+    mut scale: ResMut<PhysicsTimeScale>,
+    mut time: ResMut<Time<Virtual>>,
+    mut last_valid: Local<Option<f32>>,
+    mut warnings: MessageWriter<PhysicsWarning>,
+) {
+    if !scale.is_changed() && last_valid.is_some() {
+        return;
+    }
+    let value = scale.0;
+    if (PhysicsTimeScale::MIN..=PhysicsTimeScale::MAX).contains(&value) {
+        *last_valid = Some(value);
+        time.set_relative_speed(value);
+        return;
+    }
+    let message = format!(
+        "PhysicsTimeScale {value} refused: allowed {} to {}; it stays {}",
+        PhysicsTimeScale::MIN,
+        PhysicsTimeScale::MAX,
+        last_valid.unwrap_or(1.0)
+    );
+    warn!("{message}");
+    warnings.write(PhysicsWarning { entity: None, message });
+    scale.bypass_change_detection().0 = last_valid.unwrap_or(1.0);
+}
+
 /// The walls: the rectangle bodies are kept in, in Bevy world coordinates (px, y up).
 ///
 /// Write it to move the walls; bodies left outside are pushed back in over the next steps.

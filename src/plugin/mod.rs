@@ -101,7 +101,7 @@ pub use components::{
     AngularVelocity, BodyPose, Collider, LinearVelocity, NoInterpolation, PhysicsMaterial,
     PhysicsPose, RigidBody, Sleeping, body_components,
 };
-pub use controls::{PhysicsBounds, PhysicsControls, WallInsets};
+pub use controls::{PhysicsBounds, PhysicsControls, PhysicsTimeScale, WallInsets};
 pub use coords::CoordinateMapping;
 pub use debug_draw::{PhysicsDebugDraw, PhysicsDebugDrawPlugin};
 pub use diagnostics::{PhysicsDiagnosticsPlugin, PhysicsStatistics};

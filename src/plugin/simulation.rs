@@ -8,7 +8,7 @@ use super::components::{
     AngularVelocity, Collider, LinearVelocity, NoInterpolation, PhysicsMaterial, PhysicsPose,
     RigidBody, Sleeping,
 };
-use super::controls::{PhysicsBounds, PhysicsControls, WallInsets};
+use super::controls::{PhysicsBounds, PhysicsControls, PhysicsTimeScale, WallInsets};
 use super::coords::CoordinateMapping;
 use super::events::{CollisionEnd, CollisionEventsEnabled, CollisionStart, Sensor};
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
@@ -81,6 +81,7 @@ impl Plugin for PhysicsSimulationPlugin {
             .insert_resource(PhysicsBounds(bounds))
             .init_resource::<WallInsets>()
             .init_resource::<PhysicsControls>()
+            .init_resource::<PhysicsTimeScale>()
             .init_resource::<sync::SleepMarkerChanges>()
             .init_resource::<sync::WaitingBodies>()
             .init_resource::<PhysicsWalls>()
@@ -91,6 +92,7 @@ impl Plugin for PhysicsSimulationPlugin {
             .register_type::<PhysicsConfig>()
             .register_type::<Material>()
             .register_type::<PhysicsControls>()
+            .register_type::<PhysicsTimeScale>()
             .register_type::<PhysicsBounds>()
             .register_type::<WallInsets>()
             .register_type::<Collider>()
@@ -148,6 +150,8 @@ impl Plugin for PhysicsSimulationPlugin {
             .add_systems(FixedUpdate, run_physics_schedule.in_set(PhysicsSystems::Step))
             .add_systems(PreStartup, config::time_fixed_loop)
             .add_systems(First, sync::remove_despawned_bodies)
+            // Before the fixed loop, which reads `Time<Virtual>`'s delta.
+            .add_systems(PreUpdate, controls::apply_time_scale)
             .add_observer(sync::refuse_parented_body)
             .add_observer(motion::note_removed_layers);
 

@@ -42,7 +42,7 @@ use bevy_egui::{
     EguiContext, EguiContexts, EguiPlugin, EguiPrimaryContextPass, EguiZoomFactor, egui,
 };
 
-use super::controls::{PhysicsControls, WallInsets};
+use super::controls::{PhysicsControls, PhysicsTimeScale, WallInsets};
 use super::diagnostics::PhysicsStatistics;
 use super::drag::{DragSettings, PointerCapture};
 use super::physics_world::PhysicsWorld;
@@ -178,6 +178,8 @@ pub struct PhysicsPanelParams<'w> {
     pub drag: Option<ResMut<'w, DragSettings>>,
     /// What the app keeps clear at the window's edges: the panel opens below the top inset.
     pub insets: Option<Res<'w, WallInsets>>,
+    /// Slow motion.
+    pub time_scale: Option<ResMut<'w, PhysicsTimeScale>>,
 }
 
 /// Where the windows of the panel open: 8 px below the top [`WallInsets`] (an app's bar).
@@ -263,6 +265,20 @@ fn controls_ui(ui: &mut egui::Ui, params: &mut PhysicsPanelParams) {
             .changed()
         {
             controls.gravity_enabled = gravity;
+        }
+        if let Some(scale) = params.time_scale.as_mut() {
+            let mut value = scale.0;
+            let slider = egui::Slider::new(&mut value, PhysicsTimeScale::MIN..=PhysicsTimeScale::MAX)
+                .logarithmic(true)
+                .suffix("×")
+                .max_decimals(2);
+            if ui
+                .add(slider)
+                .on_hover_text("Slow motion: simulated time against real time. The step stays time_step; fewer (or more) steps run per frame")
+                .changed()
+            {
+                scale.0 = value;
+            }
         }
         if let Some(drag) = params.drag.as_mut() {
             let mut enabled = drag.enabled;
