@@ -90,6 +90,8 @@ fn the_plugin_exports_exactly_its_listed_api() {
         "load_preset",
         "save_preset",
         // What users order against.
+        "LoadPhysicsScene",
+        "load_scene",
         "PhysicsSchedule",
         "PhysicsSystems",
         "PhysicsSimulationPlugin",

@@ -274,6 +274,19 @@ impl PhysicsPose {
     }
 
     /// Remembers `transform` as the plugin's own value.
+    /// Remembers the components a new body starts from, so that the plugin does not take them
+    /// for a write of the game's: its `Transform` (a rectangle's simulated rotation is the
+    /// identity, and another one in the `Transform` is judged like any later write) and its
+    /// velocities.
+    pub(crate) fn adopt(&mut self, transform: &Transform, velocity: Vec2, spin: f32, shape: Shape) {
+        self.remember_transform(transform);
+        if matches!(shape, Shape::Rect { .. }) {
+            self.written_rotation = Quat::IDENTITY;
+        }
+        self.written_velocity = velocity;
+        self.written_angular_velocity = spin;
+    }
+
     pub(crate) fn remember_transform(&mut self, transform: &Transform) {
         self.written_translation = Some(transform.translation.truncate());
         self.written_rotation = transform.rotation;

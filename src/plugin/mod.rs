@@ -88,6 +88,7 @@ mod panel;
 mod physics_world;
 mod picking;
 mod presets;
+mod scene;
 mod schedule;
 mod simulation;
 mod spatial;
@@ -122,6 +123,7 @@ pub use presets::{
     BUILTIN_PRESETS, PresetError, builtin_preset, config_from_ron, config_to_ron, load_preset,
     save_preset,
 };
+pub use scene::{LoadPhysicsScene, load_scene};
 pub use schedule::{PhysicsSchedule, PhysicsSystems};
 pub use simulation::PhysicsSimulationPlugin;
 pub use spatial::{EntityOrWall, SpatialHit, SpatialQuery, SpatialQueryFilter};

@@ -288,6 +288,14 @@ impl PhysicsWorld {
         }
     }
 
+    /// Replaces the core world (a loaded scene file's) and forgets every entity: the caller
+    /// links the new bodies' entities.
+    pub(crate) fn replace_world(&mut self, world: World) {
+        self.clear();
+        self.unmarked.clear();
+        self.world = world;
+    }
+
     /// Removes every body and forgets every entity.
     pub(crate) fn clear(&mut self) {
         self.pending_removals.clear();

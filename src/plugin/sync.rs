@@ -231,14 +231,7 @@ pub(crate) fn register_bodies(
             // The rebuilt body replaces the old one; removing it wakes its island.
             let _ = physics.world_mut().remove_body(old);
         } else {
-            pose.remember_transform(&transform);
-            if matches!(shape, Shape::Rect { .. }) {
-                // The simulated rotation: another one in the `Transform` is judged by
-                // `apply_user_writes` like any rotation written later.
-                pose.written_rotation = Quat::IDENTITY;
-            }
-            pose.written_velocity = velocity.0;
-            pose.written_angular_velocity = spin.0;
+            pose.adopt(&transform, velocity.0, spin.0, shape);
             if let Some(body) = physics.world().body(handle) {
                 let now = pose_of(mapping, body.position(), body.angle());
                 pose.set(now, now);

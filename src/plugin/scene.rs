@@ -1,0 +1,122 @@
+//! Scene files in a Bevy app (R-SCN-1): save the simulation as a RON [`SceneFile`], and load
+//! one in place of every body.
+//!
+//! Saving captures the core world as it is ([`PhysicsWorld::scene_file`]). Loading
+//! ([`LoadPhysicsScene`], a command) first builds the file's world, which checks every field,
+//! so a broken file changes nothing: it is refused with a [`PhysicsWarning`] naming what is
+//! wrong. Then every entity with a [`Collider`] is despawned, the core world is replaced by the
+//! file's, and one entity per body is spawned with its components ([`body_components`] plus
+//! layers, sensor and event flags, and [`Sleeping`] for sleepers), linked to its body as it
+//! is, so that the next step is the file's next step bit for bit. The [`PhysicsConfig`],
+//! gravity switch and [`PhysicsBounds`] resources take the file's values. What the file
+//! cannot hold: the app's own components on the old entities (sprites, game data), and a
+//! drag, since no pointer holds the loaded body: held bodies are let go at rest.
+
+use bevy::ecs::system::Command;
+use bevy::prelude::*;
+
+use super::components::{Collider, PhysicsPose, Sleeping, body_components};
+use super::config::retime;
+use super::controls::{PhysicsBounds, PhysicsControls};
+use super::events::{CollisionEventsEnabled, Sensor};
+use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use crate::physics::{CollisionLayers, PhysicsConfig, SceneError, SceneFile};
+
+impl PhysicsWorld {
+    /// The whole simulation as a scene file: bounds, walls, config, every body, and the
+    /// solver's state, so that a load resumes it bit for bit.
+    pub fn scene_file(&self) -> SceneFile {
+        SceneFile::capture(self.world())
+    }
+}
+
+/// Replaces every body with the bodies of a scene file (see the [module docs](self)); a file
+/// the core refuses changes nothing and is reported as a [`PhysicsWarning`].
+///
+/// ```no_run
+/// use bevy::prelude::*;
+/// use bevy_sandbox_physics::physics::SceneFile;
+/// use bevy_sandbox_physics::plugin::LoadPhysicsScene;
+///
+/// fn load(mut commands: Commands) {
+///     match SceneFile::load("tower.ron") {
+///         Ok(file) => commands.queue(LoadPhysicsScene(file)),
+///         Err(error) => warn!("tower.ron: {error}"),
+///     }
+/// }
+/// ```
+#[derive(Clone, Debug)]
+pub struct LoadPhysicsScene(pub SceneFile);
+
+impl Command for LoadPhysicsScene {
+    type Out = ();
+
+    fn apply(self, world: &mut World) {
+        if let Err(error) = load_scene(world, &self.0) {
+            let message = format!("scene file refused, the world stays as it was: {error}");
+            warn!("{message}");
+            world.write_message(PhysicsWarning { entity: None, message });
+        }
+    }
+}
+
+/// Loads `file` in place of every body; returns the number of bodies spawned.
+pub fn load_scene(world: &mut World, file: &SceneFile) -> Result<usize, SceneError> {
+    let mut core = file.to_world()?;
+    // No pointer holds a loaded body.
+    let held: Vec<_> = core.bodies().filter(|(_, b)| b.is_held()).map(|(h, _)| h).collect();
+    for handle in held {
+        let _ = core.release(handle, Vec2::ZERO);
+    }
+
+    let old: Vec<Entity> = world.query_filtered::<Entity, With<Collider>>().iter(world).collect();
+    for entity in old {
+        world.despawn(entity);
+    }
+    let config: PhysicsConfig = core.config().clone();
+    let (gravity, (min, max)) = (core.gravity_enabled(), core.bounds());
+    let mut physics = world.resource_mut::<PhysicsWorld>();
+    let mapping = physics.mapping();
+    physics.replace_world(core);
+
+    let bodies: Vec<_> =
+        physics.world().bodies().map(|(h, b)| (h, b.desc(), b.is_sleeping())).collect();
+    for &(handle, ref desc, sleeping) in &bodies {
+        let components = body_components(desc, mapping);
+        let mut pose = PhysicsPose::default();
+        pose.adopt(&components.3, components.4.0, components.5.0, desc.shape);
+        let position = mapping.position_to_bevy(desc.position);
+        let now = super::components::BodyPose {
+            translation: position,
+            angle: mapping.angle_to_bevy(desc.angle),
+        };
+        pose.set(now, now);
+        let mut entity = world.spawn((components, pose));
+        if desc.layers != CollisionLayers::ALL {
+            entity.insert(desc.layers);
+        }
+        if desc.sensor {
+            entity.insert(Sensor);
+        }
+        if desc.collision_events {
+            entity.insert(CollisionEventsEnabled);
+        }
+        if sleeping {
+            entity.insert(Sleeping);
+        }
+        let id = entity.id();
+        world.resource_mut::<PhysicsWorld>().link(id, handle);
+    }
+
+    let bounds = mapping.rect_to_bevy(min, max);
+    world.resource_mut::<PhysicsBounds>().0 = bounds;
+    world.resource_mut::<PhysicsControls>().gravity_enabled = gravity;
+    if *world.resource::<PhysicsConfig>() != config {
+        *world.resource_mut::<PhysicsConfig>() = config.clone();
+        world.resource_scope(|world, mut fixed: Mut<Time<Fixed>>| {
+            let mut virtual_time = world.resource_mut::<Time<Virtual>>();
+            retime(&config, &mut fixed, &mut virtual_time);
+        });
+    }
+    Ok(bodies.len())
+}

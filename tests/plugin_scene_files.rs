@@ -1,0 +1,94 @@
+//! Scene files through the plugin (issue 18, R-SCN-1): a saved app loads into another app
+//! and steps on bit for bit; a broken file changes nothing.
+
+mod plugin_support;
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy_sandbox_physics::physics::{SceneFile, scenes};
+use bevy_sandbox_physics::plugin::{CoordinateMapping, LoadPhysicsScene, body_components};
+use bevy_sandbox_physics::prelude::*;
+use plugin_support::*;
+
+/// One fixed step per `app.update()`.
+fn app_by_steps() -> App {
+    app_with(SandboxPhysicsPlugin::default(), Duration::from_secs_f64(1.0 / 120.0))
+}
+
+fn hash(app: &App) -> u64 {
+    physics(app).world().state_hash()
+}
+
+/// An app with `scenes::mixed(60, 1)` spawned as entities, some of it asleep after 8 s.
+fn pile() -> App {
+    let mut app = app_by_steps();
+    let scene = scenes::mixed(60, 1);
+    let bounds = app.world().resource::<PhysicsBounds>().0;
+    let mapping = CoordinateMapping::from_bounds(bounds);
+    for desc in &scene.bodies {
+        app.world_mut().spawn(body_components(desc, mapping));
+    }
+    for _ in 0..960 {
+        app.update();
+    }
+    app
+}
+
+/// R-SCN-1: an app saved as RON and loaded into a fresh app steps on exactly as the original
+/// does (state hash equal at each of 240 steps), with one entity per body at its pose.
+#[test]
+fn a_saved_app_loads_into_another_and_steps_on_bit_for_bit_r_scn_1() {
+    let mut original = pile();
+    let text = physics(&original).scene_file().to_ron();
+    let file = SceneFile::from_ron(&text).expect("the saved file reads back");
+    assert!(physics(&original).world().stats().sleeping > 0, "nothing sleeps: a weak test");
+
+    let mut loaded = app_by_steps();
+    loaded.world_mut().spawn((Collider::circle(30.0), Transform::default())); // replaced
+    loaded.update();
+    loaded.world_mut().commands().queue(LoadPhysicsScene(file));
+    loaded.world_mut().flush();
+    assert_eq!(hash(&loaded), hash(&original), "the loaded world is not the saved one");
+    let mut entities = loaded.world_mut().query::<(Entity, &Transform, Has<Sleeping>)>();
+    let rows: Vec<_> = entities.iter(loaded.world()).collect();
+    assert_eq!(rows.len(), physics(&original).len(), "one entity per body");
+    for (entity, transform, asleep) in rows {
+        let handle = physics(&loaded).handle(entity).expect("every entity is linked");
+        let body = physics(&loaded).world().body(handle).expect("its body");
+        let at = physics(&loaded).mapping().position_to_bevy(body.position());
+        assert_eq!(transform.translation.truncate(), at);
+        assert_eq!(asleep, body.is_sleeping());
+    }
+    for step in 0..240 {
+        original.update();
+        loaded.update();
+        assert_eq!(hash(&loaded), hash(&original), "step {step} after the load");
+    }
+    assert!(take_warnings(&mut loaded).is_empty(), "the load was warned about");
+}
+
+/// R-SCN-1: a file the core refuses (a NaN velocity, a body outside the world) leaves every
+/// body and the world as they were, and says why in a warning naming the field.
+#[test]
+fn a_broken_scene_file_changes_nothing_and_names_the_field_r_scn_1() {
+    let mut app = pile();
+    let (before, bodies) = (hash(&app), physics(&app).len());
+    let mut nan = physics(&app).scene_file();
+    nan.bodies[3].velocity = Vec2::new(f32::NAN, 0.0);
+    let mut outside = physics(&app).scene_file();
+    outside.bodies[5].position = Vec2::new(-5000.0, 100.0);
+    for (file, field) in [(nan, "velocity"), (outside, "position")] {
+        take_warnings(&mut app);
+        app.world_mut().commands().queue(LoadPhysicsScene(file));
+        app.world_mut().flush();
+        let warnings = take_warnings(&mut app);
+        assert!(
+            warnings.iter().any(|w| w.message.contains(field)),
+            "no warning naming {field}: {warnings:?}"
+        );
+        assert_eq!((hash(&app), physics(&app).len()), (before, bodies), "the world changed");
+    }
+    let entities = app.world_mut().query::<&Collider>().iter(app.world()).count();
+    assert_eq!(entities, bodies, "entities were despawned");
+}
