@@ -37,6 +37,7 @@
 //! | L | show / hide the lab (rule switches and their demonstrations) |
 //! | T | show / hide the plots |
 //! | left click on a body (no drag) | pin it in the inspector (with 🔍 Inspect on) |
+//! | F5 / F9 | save the world to / load it from the palette's scene file |
 //! | 1 … 6 | scenes: pyramid, rain, mixed pile, material balls, sliding boxes, stress |
 //!
 //! # Command line
@@ -45,6 +46,7 @@
 
 mod bar;
 mod dev;
+mod files;
 mod lab;
 mod look;
 mod presets;
@@ -132,6 +134,7 @@ fn main() -> ExitCode {
         look::LookPlugin,
         tools::ToolsPlugin,
         lab::LabPlugin,
+        files::FilesPlugin,
         bar::BarPlugin,
     ))
     .insert_resource(PhysicsDebugDraw {

@@ -11,6 +11,7 @@ use bevy_sandbox_physics::physics::{MIN_BODY_SIZE, Material};
 use bevy_sandbox_physics::plugin::{BodyPickingSystems, PointerCapture};
 use bevy_sandbox_physics::prelude::*;
 
+use crate::files::{SceneFiles, file_ui};
 use crate::look::{BodyState, Tint, fill_color};
 use crate::presets::{self, Preset};
 
@@ -315,6 +316,7 @@ fn palette_ui(
     mut focus: ResMut<EguiFocus>,
     bounds: Res<PhysicsBounds>,
     insets: Res<WallInsets>,
+    mut files: ResMut<SceneFiles>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     focus.pointer = ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui();
@@ -325,11 +327,15 @@ fn palette_ui(
         .open(&mut open)
         .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, insets.top + 4.0))
         .default_width(PALETTE_WIDTH)
+        // Tall enough for every row; in a short window it scrolls.
+        .min_height((ctx.content_rect().height() - insets.top - 16.0).min(580.0))
         .resizable(false)
         .vscroll(true)
         .show(ctx, |ui| {
             ui.set_width(PALETTE_WIDTH);
             palette_contents(ui, &mut palette, &mut debug, &mut actions, bounds.0.size());
+            ui.separator();
+            file_ui(ui, &mut files);
         });
     palette.open = open;
     Ok(())
