@@ -269,7 +269,7 @@ fn slow_motion_runs_fewer_steps_of_the_same_size_and_refuses_bad_scales() {
     let mut slow = app_with(SandboxPhysicsPlugin::default(), frame_60());
     let mut full = app_with(SandboxPhysicsPlugin::default(), frame_60());
     let drop = (Collider::circle(20.0), Transform::from_xyz(0.0, 200.0, 0.0));
-    let (a, b) = (spawn(&mut slow, drop.clone()), spawn(&mut full, drop));
+    let (a, b) = (spawn(&mut slow, drop), spawn(&mut full, drop));
     slow.world_mut().resource_mut::<PhysicsTimeScale>().0 = 0.25;
     frames(&mut slow, 1);
     frames(&mut full, 1);

@@ -308,6 +308,7 @@ fn swatch(ui: &mut egui::Ui, color: Color, text: &str, selected: bool) -> egui::
 }
 
 /// The palette window; whether egui has the pointer or the keyboard.
+#[expect(clippy::too_many_arguments, reason = "the palette edits many resources")]
 fn palette_ui(
     mut contexts: EguiContexts,
     mut palette: ResMut<Palette>,

@@ -122,6 +122,16 @@ fn number<'a>(value: &'a mut f32, unit: &str, speed: f64) -> egui::DragValue<'a>
     egui::DragValue::new(value).speed(speed).suffix(format!(" {unit}")).max_decimals(3)
 }
 
+/// Two drag values, x and y, side by side; whether either changed.
+fn vector_ui(ui: &mut egui::Ui, value: &mut Vec2, unit: &str, speed: f64) -> bool {
+    ui.horizontal(|ui| {
+        let x = ui.add(number(&mut value.x, unit, speed).prefix("x "));
+        let y = ui.add(number(&mut value.y, unit, speed).prefix("y "));
+        x.changed() || y.changed()
+    })
+    .inner
+}
+
 /// Draws the inspector for `entity`.
 pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyInspectorParams) {
     let physics = &*params.physics;
@@ -163,14 +173,7 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
 
         let mut position = transform.translation.truncate();
         ui.label("Position");
-        let moved = ui
-            .horizontal(|ui| {
-                let x = ui.add(number(&mut position.x, "px", 1.0).prefix("x "));
-                let y = ui.add(number(&mut position.y, "px", 1.0).prefix("y "));
-                x.changed() || y.changed()
-            })
-            .inner;
-        if moved {
+        if vector_ui(ui, &mut position, "px", 1.0) {
             transform.translation = position.extend(transform.translation.z);
         }
         ui.end_row();
@@ -180,14 +183,7 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
 
         let mut v = velocity.0;
         ui.label("Velocity");
-        let changed = ui
-            .horizontal(|ui| {
-                let x = ui.add(number(&mut v.x, "px/s", 5.0).prefix("x "));
-                let y = ui.add(number(&mut v.y, "px/s", 5.0).prefix("y "));
-                x.changed() || y.changed()
-            })
-            .inner;
-        if changed {
+        if vector_ui(ui, &mut v, "px/s", 5.0) {
             velocity.0 = v;
         }
         ui.end_row();
