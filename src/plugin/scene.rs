@@ -30,8 +30,15 @@ impl PhysicsWorld {
     }
 }
 
-/// Replaces every body with the bodies of a scene file (see the [module docs](self)); a file
-/// the core refuses changes nothing and is reported as a [`PhysicsWarning`].
+/// Replaces every body with the bodies of a scene file; a file the core refuses changes
+/// nothing and is reported as a [`PhysicsWarning`].
+///
+/// It builds the file's world first (checking every field), then despawns every entity with
+/// a [`Collider`], swaps the core world and spawns one entity per body ([`body_components`]
+/// plus layers, sensor and event flags, and [`Sleeping`]) linked to its body as it is, so
+/// the next step is the file's next step bit for bit. The [`PhysicsConfig`], the gravity
+/// switch and [`PhysicsBounds`] take the file's values. The app's own components on the old
+/// entities are gone, and a held body is let go at rest (no pointer holds it).
 ///
 /// ```no_run
 /// use bevy::prelude::*;
