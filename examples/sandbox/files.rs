@@ -1,13 +1,14 @@
 //! Saving the world to a scene file and loading one (R-SCN-1): the palette's "Scene file"
-//! row, F5 (save) and F9 (load).
+//! row, F5 (save) and F9 (load), and a button per scene file shipped in `assets/scenes/`.
 //!
 //! A scene file is the whole world as RON (`physics::SceneFile`): bounds, walls, config and
 //! every body with its sleep state and the solver's memory, so a loaded world goes on exactly
 //! as the saved one would have. A file that is broken or from another version is refused with
 //! the reason in the palette, and the world stays as it is. The last file saved or loaded is
 //! remembered across runs (in `$XDG_CONFIG_HOME` or `~/.config`,
-//! `bevy_sandbox_physics/last_scene`). The walls follow the window: a file saved in a larger
-//! window is loaded into the walls of this one, which push bodies left outside back in.
+//! `bevy_sandbox_physics/last_scene`). The walls follow the window: a file is loaded with its
+//! floor on the window's floor, centred between the walls, and a file larger than the window
+//! is refused, saying which body does not fit.
 
 use std::path::PathBuf;
 
@@ -28,6 +29,8 @@ pub struct SceneFiles {
     pub status: Option<(bool, String)>,
     /// A save or load asked for by a button or a key, done in `Update`.
     request: Option<FileRequest>,
+    /// The scene files shipped in `assets/scenes/`: name and path.
+    shipped: Vec<(String, String)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,8 +43,31 @@ impl Default for SceneFiles {
     fn default() -> Self {
         let remembered = remembered_path().and_then(|p| std::fs::read_to_string(p).ok());
         let path = remembered.map(|text| text.trim().to_string()).filter(|p| !p.is_empty());
-        Self { path: path.unwrap_or_else(|| "scene.ron".into()), status: None, request: None }
+        Self {
+            path: path.unwrap_or_else(|| "scene.ron".into()),
+            status: None,
+            request: None,
+            shipped: shipped_scenes(),
+        }
     }
+}
+
+/// The files in the crate's `assets/scenes/`, by name.
+fn shipped_scenes() -> Vec<(String, String)> {
+    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/scenes");
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&folder)
+        .map(|entries| {
+            entries
+                .filter_map(|entry| {
+                    let path = entry.ok()?.path();
+                    let name = path.file_stem()?.to_str()?.to_string();
+                    (path.extension()? == "ron").then(|| (name, path.display().to_string()))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
 }
 
 /// Where the last file's path is kept between runs.
@@ -89,7 +115,33 @@ fn file_keys(
     }
 }
 
-fn save_or_load(mut files: ResMut<SceneFiles>, physics: Res<PhysicsWorld>, mut commands: Commands) {
+/// Moves a file's world into the walls the window has now: its floor on the floor, centred
+/// between the side walls. Every body moves by the same offset, so the file's motion is
+/// unchanged (up to the rounding of that addition); a file wider or taller than the walls
+/// then has bodies outside them and is refused, saying so.
+fn fit_to_walls(mut file: SceneFile, walls: (Vec2, Vec2)) -> SceneFile {
+    let (min, max) = (file.bounds.min, file.bounds.max);
+    let offset = Vec2::new(0.5 * (walls.0.x + walls.1.x - min.x - max.x), walls.1.y - max.y);
+    if offset == Vec2::ZERO && walls == (min, max) {
+        return file;
+    }
+    for body in &mut file.bodies {
+        body.position += offset;
+        if let Some(target) = body.drag_target.as_mut() {
+            *target += offset;
+        }
+    }
+    file.bounds.min = walls.0;
+    file.bounds.max = walls.1;
+    file
+}
+
+fn save_or_load(
+    mut files: ResMut<SceneFiles>,
+    physics: Res<PhysicsWorld>,
+    bounds: Res<PhysicsBounds>,
+    mut commands: Commands,
+) {
     let Some(request) = files.request.take() else { return };
     let path = files.path.clone();
     let outcome = match request {
@@ -97,10 +149,13 @@ fn save_or_load(mut files: ResMut<SceneFiles>, physics: Res<PhysicsWorld>, mut c
             .scene_file()
             .save(&path)
             .map(|()| format!("saved {} bodies to {path}", physics.len())),
-        FileRequest::Load => SceneFile::load(&path).map(|file| {
+        FileRequest::Load => SceneFile::load(&path).and_then(|file| {
             let count = file.bodies.len();
+            let file = fit_to_walls(file, physics.mapping().rect_to_core(bounds.0));
+            // Checked here too, so the palette can say why a file is refused.
+            file.to_world()?;
             commands.queue(LoadPhysicsScene(file));
-            format!("loaded {count} bodies from {path}")
+            Ok(format!("loaded {count} bodies from {path}"))
         }),
     };
     files.status = Some(match outcome {
@@ -130,6 +185,21 @@ pub fn file_ui(ui: &mut egui::Ui, files: &mut SceneFiles) {
             files.request = Some(FileRequest::Load);
         }
     });
+    if !files.shipped.is_empty() {
+        ui.horizontal_wrapped(|ui| {
+            ui.small("Shipped:");
+            let mut chosen = None;
+            for (name, path) in &files.shipped {
+                if ui.small_button(name).on_hover_text(path.as_str()).clicked() {
+                    chosen = Some(path.clone());
+                }
+            }
+            if let Some(path) = chosen {
+                files.path = path;
+                files.request = Some(FileRequest::Load);
+            }
+        });
+    }
     if let Some((ok, message)) = &files.status {
         let color = if *ok { ui.visuals().weak_text_color() } else { ui.visuals().error_fg_color };
         ui.add(egui::Label::new(egui::RichText::new(message).small().color(color)).wrap());

@@ -329,7 +329,7 @@ fn palette_ui(
         .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, insets.top + 4.0))
         .default_width(PALETTE_WIDTH)
         // Tall enough for every row; in a short window it scrolls.
-        .min_height((ctx.content_rect().height() - insets.top - 16.0).min(580.0))
+        .min_height((ctx.content_rect().height() - insets.top - 16.0).min(640.0))
         .resizable(false)
         .vscroll(true)
         .show(ctx, |ui| {
