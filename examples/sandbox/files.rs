@@ -14,8 +14,8 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy_egui::egui;
-use bevy_sandbox_physics::physics::SceneFile;
-use bevy_sandbox_physics::plugin::LoadPhysicsScene;
+use bevy_sandbox_physics::physics::{SceneError, SceneFile};
+use bevy_sandbox_physics::plugin::load_scene;
 use bevy_sandbox_physics::prelude::*;
 
 use crate::tools::EguiFocus;
@@ -144,32 +144,42 @@ fn save_or_load(
 ) {
     let Some(request) = files.request.take() else { return };
     let path = files.path.clone();
-    let outcome = match request {
-        FileRequest::Save => physics
-            .scene_file()
-            .save(&path)
-            .map(|()| format!("saved {} bodies to {path}", physics.len())),
-        FileRequest::Load => SceneFile::load(&path).and_then(|file| {
-            let count = file.bodies.len();
-            let file = fit_to_walls(file, physics.mapping().rect_to_core(bounds.0));
-            // Checked here too, so the palette can say why a file is refused.
-            file.to_world()?;
-            commands.queue(LoadPhysicsScene(file));
-            Ok(format!("loaded {count} bodies from {path}"))
-        }),
-    };
-    files.status = Some(match outcome {
-        Ok(message) => {
-            info!("{message}");
-            remember(&path);
-            (true, message)
+    match request {
+        FileRequest::Save => {
+            let saved = physics.scene_file().save(&path);
+            files.report(&path, saved.map(|()| physics.len()), "saved");
         }
-        Err(error) => {
-            let message = format!("{path}: {error}");
-            warn!("scene file: {message}");
-            (false, message)
-        }
-    });
+        FileRequest::Load => match SceneFile::load(&path) {
+            Ok(file) => {
+                let file = fit_to_walls(file, physics.mapping().rect_to_core(bounds.0));
+                // `load_scene` builds the file's world once, and says why if it refuses it.
+                commands.queue(move |world: &mut World| {
+                    let loaded = load_scene(world, &file);
+                    world.resource_mut::<SceneFiles>().report(&path, loaded, "loaded");
+                });
+            }
+            Err(error) => files.report(&path, Err(error), "loaded"),
+        },
+    }
+}
+
+impl SceneFiles {
+    /// Shows (and logs) the outcome of saving or loading `count` bodies at `path`.
+    fn report(&mut self, path: &str, outcome: Result<usize, SceneError>, done: &str) {
+        self.status = Some(match outcome {
+            Ok(count) => {
+                let message = format!("{done} {count} bodies: {path}");
+                info!("{message}");
+                remember(path);
+                (true, message)
+            }
+            Err(error) => {
+                let message = format!("{path}: {error}");
+                warn!("scene file: {message}");
+                (false, message)
+            }
+        });
+    }
 }
 
 /// The palette's "Scene file" row: the path, Save and Load, the last outcome.

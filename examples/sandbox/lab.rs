@@ -32,8 +32,6 @@ impl Default for LabWindow {
     }
 }
 
-impl LabWindow {}
-
 /// The lab window.
 pub struct LabPlugin;
 

@@ -384,6 +384,7 @@ fn draw_highlights(
     physics: Res<PhysicsWorld>,
     hovered: HoveredBodies,
     inspector: Res<BodyInspector>,
+    drag: Res<DragState>,
     bodies: Query<(&Collider, &Transform)>,
     mut gizmos: Gizmos,
 ) {
@@ -409,10 +410,13 @@ fn draw_highlights(
         outline(&mut gizmos, collider, centre, 4.0, css::DEEP_SKY_BLUE.into());
         outline(&mut gizmos, collider, centre, 6.0, css::DEEP_SKY_BLUE.into());
     }
+    // The held bodies, from the drag controller's grips: no pass over every body per frame.
     let mapping = physics.mapping();
-    for (handle, body) in physics.world().bodies() {
-        let (Some(target), true) = (body.drag_target(), body.is_held()) else { continue };
-        let Some(entity) = physics.entity(handle) else { continue };
+    for (_, entity) in drag.iter() {
+        let Some(body) = physics.handle(entity).and_then(|h| physics.world().body(h)) else {
+            continue;
+        };
+        let Some(target) = body.drag_target() else { continue };
         let Ok((&collider, transform)) = bodies.get(entity) else { continue };
         let centre = transform.translation.truncate();
         let target = mapping.position_to_bevy(target);
