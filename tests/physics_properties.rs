@@ -506,6 +506,103 @@ fn dynamic_and_apart(bodies: Vec<BodySpec>) -> Vec<BodySpec> {
         .collect()
 }
 
+/// The energy property of `energy_never_grows_without_drag_or_spawn`: `ops` run on a grid of
+/// `bodies`, each step checked; with `warm_starting` false every step starts from zero
+/// impulses.
+fn energy_never_grows(
+    size: Vec2,
+    config: PhysicsConfig,
+    bodies: Vec<BodySpec>,
+    ops: &[QuietOp],
+    gravity_on: bool,
+    warm_starting: bool,
+) -> Result<(), TestCaseError> {
+    // The projection must be on: without it the emergency brake does its work and may
+    // lift a body by up to max_speed·dt per step (R-POS-3 keeps the brake for extremes).
+    let config = PhysicsConfig {
+        position_iterations: config.position_iterations.max(1),
+        position_correction_factor: config.position_correction_factor.max(0.1),
+        max_position_correction: config.max_position_correction.max(1.0),
+        rolling_resistance: 0.0,
+        wall_friction: 0.0,
+        ..config
+    };
+    let dt = f64::from(config.time_step);
+    let mut session = grid_world(size, config, &bodies)?;
+    session.world.set_gravity_enabled(gravity_on);
+    for op in ops {
+        match op {
+            QuietOp::Step(n) => {
+                for _ in 0..*n {
+                    if !warm_starting {
+                        session.world.forget_contact_impulses();
+                    }
+                    let before = integrator_energy(&session.world);
+                    let start = positions(&session.world);
+                    let kinetic = session.world.kinetic_energy();
+                    // f32 positions of a few hundred px round to ~1e-4 px. And a body
+                    // leaving a support at v < |g|·dt at the step start is pulled back
+                    // into it by gravity within the step and stopped there: the
+                    // integrator's energy grows by ½·m·v·(|g|·dt − v) ≤ ⅛·m·|g|²·dt².
+                    let g_dt = f64::from(session.world.config().gravity.length()) * dt;
+                    let rounding = 1e-3 * kinetic
+                        + 0.01 * weight(&session.world)
+                        + 0.125 * weight(&session.world) * g_dt * dt;
+                    session.step()?;
+                    let after = integrator_energy(&session.world);
+                    let lifted = projection_work(&session.world, &start);
+                    if session.world.stats().braked > 0 {
+                        // The emergency brake (R-POS-3, for worlds too full or too small
+                        // for their bodies) puts a body back at 12 px inside the wall
+                        // whatever that costs, and changes its velocity after the
+                        // integration: by design outside this balance.
+                        continue;
+                    }
+                    prop_assert!(
+                        after - before - lifted <= rounding,
+                        "step {}: the impulses and the integration raised the energy from \
+                         {} to {} (by {} > {}, projection's share {} taken off)",
+                        session.steps,
+                        before,
+                        after,
+                        after - before - lifted,
+                        rounding,
+                        lifted
+                    );
+                }
+            }
+            QuietOp::Remove(i) => session.apply(&Op::Remove(*i))?,
+            QuietOp::ToggleGravity => session.apply(&Op::ToggleGravity)?,
+        }
+    }
+    Ok(())
+}
+
+/// The bodies' masses (area × density) as `BodySpec::desc` makes them.
+fn mass(b: &BodySpec) -> f32 {
+    let area = if b.circle {
+        std::f32::consts::PI * b.half.x * b.half.x
+    } else {
+        4.0 * b.half.x * b.half.y
+    };
+    area * b.material.density
+}
+
+/// Lowers densities until no body is more than `ratio` times as heavy as the lightest.
+fn within_mass_ratio(bodies: Vec<BodySpec>, ratio: f32) -> Vec<BodySpec> {
+    let lightest = bodies.iter().map(mass).fold(f32::INFINITY, f32::min);
+    bodies
+        .into_iter()
+        .map(|mut b| {
+            let limit = lightest * ratio;
+            if mass(&b) > limit {
+                b.material.density *= limit / mass(&b) * 0.999;
+            }
+            b
+        })
+        .collect()
+}
+
 /// Σ m·|g| of the dynamic bodies: the energy of lifting all of them by 1 px.
 fn weight(world: &World) -> f64 {
     if !world.gravity_enabled() {
@@ -528,14 +625,11 @@ proptest! {
     /// leaving slower than |g|·dt (at most ⅛·m·|g|²·dt²).
     ///
     /// Any density (mass ratios far beyond what 8 Gauss-Seidel passes converge), restitution
-    /// up to 1 for bodies and walls. Before the bounces got their own pass and the bounce
-    /// guard (`solver::restitution::EnergyGuard`), per-contact bounce targets broke it (two of
-    /// the regression tests in `physics_regressions.rs`) and it held only for equal,
-    /// inelastic masses. Still excluded, each an open finding of issue 7:
-    /// * warm starting: each step starts from zero impulses, because re-applied impact
-    ///   impulses add energy (the ignored regression test
-    ///   `a_heavy_box_ramming_a_light_one_into_a_wall_is_not_thrown_back_r_si_2`; with warm
-    ///   starting a hunt finds +78 % in one step within a second);
+    /// up to 1 for bodies and walls, each step from zero impulses (warm starting is
+    /// `energy_never_grows_with_warm_starting_r_rest_1`). Before the bounces got their own
+    /// pass and the bounce guard (`solver::restitution::EnergyGuard`), per-contact bounce
+    /// targets broke it (two of the regression tests in `physics_regressions.rs`) and it held
+    /// only for equal, inelastic masses. Still excluded, an open finding of issue 7:
     /// * friction and rolling resistance: their bounds μ·P_n and μ_r·r·P_n shrink when a
     ///   later pass lowers P_n, and the clamp then gives back some of the sliding or spin it
     ///   had stopped (up to 0.3 % of the kinetic energy per step in jammed piles of very
@@ -555,58 +649,35 @@ proptest! {
         ops in proptest::collection::vec(quiet_op(), 1..20),
         gravity_on in any::<bool>(),
     ) {
-        // The projection must be on: without it the emergency brake does its work and may
-        // lift a body by up to max_speed·dt per step (R-POS-3 keeps the brake for extremes).
-        let config = PhysicsConfig {
-            position_iterations: config.position_iterations.max(1),
-            position_correction_factor: config.position_correction_factor.max(0.1),
-            max_position_correction: config.max_position_correction.max(1.0),
-            rolling_resistance: 0.0,
-            wall_friction: 0.0,
-            ..config
-        };
-        let dt = f64::from(config.time_step);
-        let mut session = grid_world(size, config, &dynamic_and_apart(bodies))?;
-        session.world.set_gravity_enabled(gravity_on);
-        for op in &ops {
-            match op {
-                QuietOp::Step(n) => {
-                    for _ in 0..*n {
-                        // Open defect: warm starting repeats impact impulses (see above).
-                        session.world.forget_contact_impulses();
-                        let before = integrator_energy(&session.world);
-                        let start = positions(&session.world);
-                        let kinetic = session.world.kinetic_energy();
-                        // f32 positions of a few hundred px round to ~1e-4 px. And a body
-                        // leaving a support at v < |g|·dt at the step start is pulled back
-                        // into it by gravity within the step and stopped there: the
-                        // integrator's energy grows by ½·m·v·(|g|·dt − v) ≤ ⅛·m·|g|²·dt².
-                        let g_dt = f64::from(session.world.config().gravity.length()) * dt;
-                        let rounding = 1e-3 * kinetic
-                            + 0.01 * weight(&session.world)
-                            + 0.125 * weight(&session.world) * g_dt * dt;
-                        session.step()?;
-                        let after = integrator_energy(&session.world);
-                        let lifted = projection_work(&session.world, &start);
-                        if session.world.stats().braked > 0 {
-                            // The emergency brake (R-POS-3, for worlds too full or too small
-                            // for their bodies) puts a body back at 12 px inside the wall
-                            // whatever that costs, and changes its velocity after the
-                            // integration: by design outside this balance.
-                            continue;
-                        }
-                        prop_assert!(
-                            after - before - lifted <= rounding,
-                            "step {}: the impulses and the integration raised the energy from \
-                             {} to {} (by {} > {}, projection's share {} taken off)",
-                            session.steps, before, after, after - before - lifted, rounding, lifted
-                        );
-                    }
-                }
-                QuietOp::Remove(i) => session.apply(&Op::Remove(*i))?,
-                QuietOp::ToggleGravity => session.apply(&Op::ToggleGravity)?,
-            }
-        }
+        energy_never_grows(size, config, dynamic_and_apart(bodies), &ops, gravity_on, false)?;
+    }
+
+    /// R-REST-1 (issue 14): the property above with warm starting on, for mass ratios up to
+    /// 100 : 1 (densities cut so that no body is more than 100 times as heavy as the
+    /// lightest), gravity off, the same tolerances. OPEN: D8 (docs/physics.md) cured the
+    /// ramming cases (+78 % in one step within a second of a hunt before), but this still
+    /// finds gains of 0.2–4 % in one step in dense zero-gravity piles of presets and
+    /// 100 : 1 bodies, with the default config too (e.g. +0.19 % at step 56). With gravity
+    /// a warm start may add up to `WARM_START_ALLOWANCE` (0.1 px of lift), ten times what
+    /// this tolerance allows. Run with `--ignored` to see it fail.
+    #[test]
+    #[ignore = "open: warm starting still adds energy in dense zero-gravity piles (issue 14)"]
+    fn energy_never_grows_with_warm_starting_r_rest_1(
+        size in world_size(),
+        config in start_config(),
+        bodies in proptest::collection::vec(body_spec(0.0), 0..=200),
+        ops in proptest::collection::vec(quiet_op(), 1..20),
+        gravity_on in any::<bool>(),
+    ) {
+        let config = PhysicsConfig { warm_starting: true, ..config };
+        let bodies = within_mass_ratio(dynamic_and_apart(bodies), 100.0);
+        let _ = gravity_on;
+        // Gravity stays off (under gravity D8 lets a warm start add 0.1 px of lift).
+        let ops: Vec<QuietOp> = ops
+            .into_iter()
+            .map(|op| if matches!(op, QuietOp::ToggleGravity) { QuietOp::Step(1) } else { op })
+            .collect();
+        energy_never_grows(size, config, bodies, &ops, false, true)?;
     }
 
     /// Issue 7: with gravity off, the walls far away and no friction, total linear momentum

@@ -98,19 +98,16 @@ fn weightless_world(size: Vec2) -> World {
     World::new(size, config).expect("world")
 }
 
-/// OPEN DEFECT (issue 7, found by the energy property, not fixed): warm starting re-applies
-/// last step's accumulated impulses, including an impact's. A heavy box (10:1) that rams a
-/// light box resting against the right wall is stopped by a large impulse; the next step
-/// applies it again, and 8 Gauss-Seidel passes through the light box cannot take it back:
-/// the heavy box (restitution 0) is thrown back at about 50 px/s and the kinetic energy grows
-/// 62-fold in one step. Without warm starting (`forget_contact_impulses` before each step) it
-/// stops dead. Two cures were tried and reverted (see the `solver` module docs): a line
-/// search scaling each island's warm start to its least energy (fixes this test, but a pile
-/// hit by falling bodies sank and never slept), and re-solving from zero impulses the
-/// islands whose warm start added energy (an 820-box pyramid then sagged every 19 steps).
-/// Run with `--ignored` to see it fail.
+/// Issue 7, found by the energy property; fixed in issue 14 (R-REST-1, D8 in
+/// docs/physics.md): warm starting re-applied last step's accumulated impulses, including
+/// an impact's. A heavy box (10:1) that rams a light box resting against the right wall is
+/// stopped by a large impulse; the next step applied it again, and 8 Gauss-Seidel passes
+/// through the light box could not take it back: the heavy box (restitution 0) was thrown
+/// back at about 50 px/s and the kinetic energy grew 62-fold in one step (this test failed
+/// at step 21). An island whose warm start raised its kinetic energy, or (without gravity)
+/// in which a hit contact still pushes apart after the passes, is now solved again with
+/// that warm start scaled to its least energy.
 #[test]
-#[ignore = "open defect: warm starting repeats impact impulses (issue 7)"]
 fn a_heavy_box_ramming_a_light_one_into_a_wall_is_not_thrown_back_r_si_2() {
     let mut world = weightless_world(Vec2::new(400.0, 400.0));
     let inelastic = |density| Material { density, friction: 0.0, restitution: 0.0 };

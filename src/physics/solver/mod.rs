@@ -47,11 +47,14 @@
 //! [`restitution::EnergyGuard`] scales the bounces of a simultaneous impact of
 //! three bodies down to the island's energy at the step start.
 //!
-//! Known limit: the descent starts from the warm start, which can lie above E₀. After an
-//! impact the carried impulses are far too large: when a heavy box rams a light one into a
+//! **Warm start.** The descent starts from the warm start, which can lie above E₀: after an
+//! impact the carried impulses are far too large. When a heavy box rams a light one into a
 //! wall, 8 passes through the light box cannot take the heavy box's impulse back, and the
-//! heavy box is thrown back (the ignored regression test
-//! `a_heavy_box_ramming_a_light_one_into_a_wall_is_not_thrown_back_r_si_2`).
+//! heavy box would be thrown back. So an island whose warm start raised its kinetic energy
+//! (beyond 0.1 px of lift under gravity), or, without gravity, in which a hit contact still
+//! pushes its separating bodies apart after the passes, is solved again with the warm starts
+//! around the culprits scaled along the energy line
+//! ([`warm_start_limited`](restitution::EnergyGuard::warm_start_limited); docs/physics.md D8).
 //!
 //! # Rule switches (R-LAB-1)
 //! The lab can switch rules off to show what they prevent (`PhysicsConfig`'s rule switches,
@@ -89,4 +92,4 @@ pub(crate) use contact_cache::{CachedImpulse, ContactCache, PairKey, WALL_GENERA
 pub(crate) use order::SolveOrder;
 pub(crate) use position::{Projection, ProjectionSettings};
 pub(crate) use restitution::{EnergyGuard, restitute_in_order};
-pub(crate) use scalar::{solve_in_order, warm_start_in_order};
+pub(crate) use scalar::solve_in_order;

@@ -81,7 +81,7 @@ impl SolveOrder {
         }
     }
 
-    /// [`warm_start`](super::scalar::warm_start), then `build`, in one pass over the
+    /// the scalar `warm_start`, then `build`, in one pass over the
     /// contacts: each contact is warm started and coloured while it and its bodies are at
     /// hand. The warm start changes only velocities, which the colouring does not read, and
     /// applies the impulses in list order as `warm_start` does: the same velocities and

@@ -4,7 +4,8 @@
 use glam::Vec2;
 
 use super::contact::{SolverBody, SolverContact, inverse_masses, write_back};
-use super::impulse::{normal_update, push_apart, relative_speed};
+use super::impulse::{Velocity, normal_update, push_apart, relative_speed};
+use super::scalar::warm_start_contact;
 use crate::physics::math::inverse_or_zero;
 
 /// [`restitute`] for the contacts listed in `order`; returns whether any bounced.
@@ -63,8 +64,18 @@ pub fn restitute(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) -> b
     bounced
 }
 
-/// A line search over the kinetic energy of each island that keeps the bounces from adding
-/// energy (see the module docs).
+/// An island with a contact that has a bounce target.
+const BOUNCED: u8 = 1;
+/// An island with a contact that started from a carried normal impulse.
+const WARM_STARTED: u8 = 2;
+/// An island with a warm-started contact that still pushes after the passes although its
+/// bodies separate faster than its target plus the overshoot speed.
+const OVERSHOT: u8 = 4;
+/// An island whose warm start raised its kinetic energy by more than its allowance.
+const RAISED: u8 = 8;
+
+/// A line search over the kinetic energy of each island that keeps the bounces (D1) and the
+/// warm start (D8, [`Self::warm_start_limited`]) from adding energy (see the module docs).
 ///
 /// The bounces change the velocities from `v₀` to `v₀ + Δv`; scaled by s, they give an
 /// island the kinetic energy
@@ -80,7 +91,20 @@ pub fn restitute(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) -> b
 /// world, so that one impact does not limit a distant one.
 #[derive(Clone, Debug, Default)]
 pub struct EnergyGuard {
+    /// Per island: [`BOUNCED`], [`WARM_STARTED`], [`OVERSHOT`] and [`RAISED`] bits.
+    kind: Vec<u8>,
+    /// Per solver body: a body of a contact that overshot, or of a contact that touches a
+    /// body whose energy a warm start raised.
+    near: Vec<bool>,
+    /// Per solver body: its energy was raised (see [`Self::find_gains`]).
+    raised_body: Vec<bool>,
     gained: Vec<bool>,
+    /// Per island: the plain kinetic energy with the velocities the solve started from, and
+    /// with those it finished with.
+    entered: Vec<f32>,
+    finished: Vec<f32>,
+    /// Per island: the gain a warm start may bring, `allowance · Σ m`.
+    allowed: Vec<f32>,
     start: Vec<f32>,
     base: Vec<f32>,
     slope: Vec<f32>,
@@ -89,56 +113,237 @@ pub struct EnergyGuard {
 }
 
 impl EnergyGuard {
-    /// Marks the islands that have a bounce target (`bounce_velocity ≠ 0`) and end the
-    /// passes with more energy than they started the step with (`start`: the velocities
-    /// before gravity). Returns whether any is marked. See [`Self::gained`]; the start
-    /// energies are kept for [`Self::limit_bounces`].
+    /// Marks the islands to solve again (D1 and D8 of docs/physics.md) and returns whether
+    /// any is marked. See [`Self::gained`]; the energies are kept for
+    /// [`Self::warm_start_limited`] and [`Self::limit_bounces`].
     ///
-    /// The energy is measured at mid-step velocities, `v₀ + kick` before and `v − kick`
-    /// after, with `kick = ½·g·dt`: that is what semi-implicit Euler conserves. Per unit
-    /// mass, with `x' = x + v·dt`, the integrator's energy `½v² + g·y − ½·g·v·dt` (y up)
-    /// changes in a step by exactly `½|v − kick|² − ½|v₀ + kick|²`. Plain kinetic energy
-    /// would let a bounce that sends a light body up, fed by a heavy one coming down, gain
-    /// `m·|g|·|v|·dt/2` of it.
-    pub fn find_bounce_gains(
+    /// Three kinds of island are marked:
+    /// * one with a bounce target (`bounce_velocity ≠ 0`) that ends the passes with more
+    ///   energy than it started the step with (`start`: the velocities before gravity),
+    ///   measured at mid-step velocities (below): its bounces are applied again in their
+    ///   own pass (D1);
+    /// * with `guard_warm_start`, one with a warm-started contact (`carried`: the impulses
+    ///   the passes started from, by contact) whose plain kinetic energy after the passes
+    ///   exceeds that of the velocities it entered the solve with (`loaded`: after gravity,
+    ///   before the warm start) by more than `allowance` per unit mass. The inelastic passes
+    ///   minimise exactly that energy from their start (the `solver` module docs), so the
+    ///   warm start raised it (D8). Its bodies that gained are remembered;
+    /// * with `guard_warm_start` and no allowance (gravity off), one with a warm-started
+    ///   contact that was hit this step and still pushes although its bodies separate
+    ///   faster than its target plus `overshoot` (see `overshot`; D8).
+    ///
+    /// The bounces' energy is measured at mid-step velocities, `v₀ + kick` before and
+    /// `v − kick` after, with `kick = ½·g·dt`: that is what semi-implicit Euler conserves.
+    /// Per unit mass, with `x' = x + v·dt`, the integrator's energy `½v² + g·y − ½·g·v·dt`
+    /// (y up) changes in a step by exactly `½|v − kick|² − ½|v₀ + kick|²`. Plain kinetic
+    /// energy would let a bounce that sends a light body up, fed by a heavy one coming
+    /// down, gain `m·|g|·|v|·dt/2` of it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn find_gains(
         &mut self,
         contacts: &[SolverContact],
+        carried: &[(f32, f32, f32)],
         bodies: &[SolverBody],
         start: &[(Vec2, f32)],
+        loaded: &[(Vec2, f32)],
         kick: Vec2,
         island: &[u32],
+        allowance: f32,
+        impact_speed: f32,
+        overshoot: f32,
+        guard_warm_start: bool,
     ) -> bool {
         let n = bodies.len();
-        self.gained.clear();
-        self.gained.resize(n, false);
+        // Without gravity no contact carries a weight from step to step (see `overshot`).
+        let weightless = allowance == 0.0;
+        self.kind.clear();
+        self.kind.resize(n, 0);
+        self.near.clear();
+        self.near.resize(n, false);
         let mut any = false;
-        for c in contacts.iter().filter(|c| c.bounce_velocity != 0.0) {
+        for (c, &(carried_normal, _, _)) in contacts.iter().zip(carried) {
+            let mut kind = if c.bounce_velocity != 0.0 { BOUNCED } else { 0 };
+            if guard_warm_start && carried_normal > 0.0 {
+                kind |= WARM_STARTED;
+                if weightless
+                    && c.normal_impulse > 0.0
+                    && overshot(c, carried_normal, bodies, start, impact_speed, overshoot)
+                {
+                    kind |= OVERSHOT;
+                    for i in [c.a as usize, c.b as usize] {
+                        self.near[i] |= bodies[i].inverse_mass > 0.0;
+                    }
+                }
+            }
+            if kind == 0 {
+                continue;
+            }
             let movable = if bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
-            self.gained[island[movable as usize] as usize] = true;
+            self.kind[island[movable as usize] as usize] |= kind;
             any = true;
         }
+        self.gained.clear();
+        self.gained.resize(n, false);
         if !any {
             return false;
         }
-        self.start.clear();
-        self.start.resize(n, 0.0);
-        self.base.clear();
-        self.base.resize(n, 0.0);
+        for sums in [
+            &mut self.start,
+            &mut self.base,
+            &mut self.entered,
+            &mut self.finished,
+            &mut self.allowed,
+        ] {
+            sums.clear();
+            sums.resize(n, 0.0);
+        }
         for (i, body) in bodies.iter().enumerate() {
-            if body.inverse_mass > 0.0 && self.gained[island[i] as usize] {
+            if body.inverse_mass > 0.0 && self.kind[island[i] as usize] != 0 {
                 let k = island[i] as usize;
                 let (v0, w0) = start[i];
+                let (v1, w1) = loaded[i];
                 self.start[k] += kinetic_energy(body, (v0 + kick, w0));
+                self.entered[k] += kinetic_energy(body, (v1, w1));
+                self.allowed[k] += allowance / body.inverse_mass;
                 self.base[k] += kinetic_energy(body, (body.velocity - kick, body.angular_velocity));
+                self.finished[k] += kinetic_energy(body, (body.velocity, body.angular_velocity));
             }
         }
-        let mut gained = false;
+        let (mut gained, mut raised) = (false, false);
         for k in 0..n {
             // f32 sums over the island: a relative margin for their rounding.
-            self.gained[k] &= self.base[k] > self.start[k] * (1.0 + 1e-5);
+            let (kind, base) = (self.kind[k], self.base[k]);
+            if kind & WARM_STARTED != 0
+                && self.finished[k] > self.entered[k] * (1.0 + 1e-5) + self.allowed[k]
+            {
+                self.kind[k] |= RAISED;
+                raised = true;
+            }
+            self.gained[k] = self.kind[k] & (OVERSHOT | RAISED) != 0
+                || (kind & BOUNCED != 0 && base > self.start[k] * (1.0 + 1e-5));
             gained |= self.gained[k];
         }
+        if raised {
+            self.find_raised_bodies(contacts, bodies, loaded, island, allowance);
+        }
         gained
+    }
+
+    /// In the islands whose warm start raised their energy, the bodies that gained more
+    /// than their allowance, and the contacts that touch them: their bodies are marked as
+    /// `near`, like those of a contact that overshot.
+    fn find_raised_bodies(
+        &mut self,
+        contacts: &[SolverContact],
+        bodies: &[SolverBody],
+        loaded: &[(Vec2, f32)],
+        island: &[u32],
+        allowance: f32,
+    ) {
+        self.raised_body.clear();
+        self.raised_body.resize(bodies.len(), false);
+        for (i, body) in bodies.iter().enumerate() {
+            if body.inverse_mass > 0.0 && self.kind[island[i] as usize] & RAISED != 0 {
+                let entered = kinetic_energy(body, loaded[i]);
+                let finished = kinetic_energy(body, (body.velocity, body.angular_velocity));
+                self.raised_body[i] =
+                    finished > entered * (1.0 + 1e-5) + allowance / body.inverse_mass;
+            }
+        }
+        for c in contacts {
+            if self.raised_body[c.a as usize] || self.raised_body[c.b as usize] {
+                for i in [c.a as usize, c.b as usize] {
+                    self.near[i] |= bodies[i].inverse_mass > 0.0;
+                }
+            }
+        }
+    }
+
+    /// Warm starts the contacts listed in `order` (all of the islands marked by
+    /// [`Self::find_gains`]), scaled down where the warm start did harm (D8). `bodies` hold
+    /// the velocities the solve started from (`loaded`); `before` is a buffer.
+    ///
+    /// Which warm starts are scaled: in an island whose warm start raised its energy, or in
+    /// which a hit contact overshot, those of the contacts that touch a body near the
+    /// culprit (a body that gained, its partners, or the hit contact's bodies: for a light
+    /// box hit against a wall, the hit and the wall's contact behind it); in any other
+    /// island without gravity, all of them. The others are applied first, whole; then the
+    /// scaled ones, along the line `v(s) = before + s·Δv` of plain kinetic energy (what the
+    /// passes minimise)
+    /// ```text
+    /// E(s) = E(0) + s·slope + ½ s²·curvature.
+    /// ```
+    /// After a hit, or without gravity where the line raises the energy, s is its least
+    /// energy `−slope / curvature`: at the root `E(s) = E(0)` a heavy body that a repeated
+    /// impact impulse threw back would leave as fast as it came; at the least energy it
+    /// stops. Under gravity, where the line raises the energy by more than the allowance,
+    /// s is the root `E(s) = E(0) + allowance`: a warm start there carries weight, and the
+    /// least energy would take more of it than needed (a bouncy stack of 100 : 1 bodies
+    /// then jitters). Elsewhere s = 1. s ∈ [0, 1], one per island.
+    pub fn warm_start_limited(
+        &mut self,
+        contacts: &mut [SolverContact],
+        order: &[u32],
+        bodies: &mut [SolverBody],
+        island: &[u32],
+        before: &mut Vec<(Vec2, f32)>,
+    ) {
+        let on_line = |kind: &[u8],
+                       near: &[bool],
+                       allowed: &[f32],
+                       bodies: &[SolverBody],
+                       c: &SolverContact| {
+            let movable = if bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
+            let k = island[movable as usize] as usize;
+            if kind[k] & (RAISED | OVERSHOT) != 0 {
+                near[c.a as usize] || near[c.b as usize]
+            } else {
+                kind[k] & WARM_STARTED != 0 && allowed[k] == 0.0
+            }
+        };
+        for &index in order {
+            let c = &contacts[index as usize];
+            if !on_line(&self.kind, &self.near, &self.allowed, bodies, c) {
+                warm_start_contact(c, bodies);
+            }
+        }
+        before.clear();
+        before.extend(bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
+        for &index in order {
+            let c = &contacts[index as usize];
+            if on_line(&self.kind, &self.near, &self.allowed, bodies, c) {
+                warm_start_contact(c, bodies);
+            }
+        }
+        self.measure(bodies, before, Vec2::ZERO, island);
+        self.scale.clear();
+        for k in 0..self.slope.len() {
+            let (slope, curvature) = (self.slope[k], self.curvature[k]);
+            let (base, kind, allowed) = (self.base[k], self.kind[k], self.allowed[k]);
+            let raised = base + slope + 0.5 * curvature > base * (1.0 + 1e-5) + allowed;
+            let s = if curvature <= 0.0 || kind & WARM_STARTED == 0 {
+                1.0
+            } else if kind & OVERSHOT != 0 || (raised && allowed == 0.0) {
+                (-slope / curvature).clamp(0.0, 1.0)
+            } else if raised {
+                // The largest s with E(s) ≤ E(0) + allowance: the positive root.
+                let root = (slope * slope + 2.0 * curvature * allowed).sqrt();
+                ((root - slope) / curvature).clamp(0.0, 1.0)
+            } else {
+                1.0
+            };
+            self.scale.push(s);
+        }
+        self.rescale(bodies, before, island);
+        for &index in order {
+            let c = &mut contacts[index as usize];
+            let s = self.scale_of(bodies, island, c);
+            if s != 1.0 && on_line(&self.kind, &self.near, &self.allowed, bodies, c) {
+                c.normal_impulse *= s;
+                c.tangent_impulse *= s;
+                c.rolling_impulse *= s;
+            }
+        }
     }
 
     /// Unmarks solver body `i`'s island: energy it gained from outside, from a moving
@@ -154,13 +359,13 @@ impl EnergyGuard {
         self.gained.iter().any(|&g| g)
     }
 
-    /// Whether solver body `i`'s island was marked by [`Self::find_bounce_gains`].
+    /// Whether solver body `i`'s island was marked by [`Self::find_gains`].
     pub fn gained(&self, island: &[u32], i: usize) -> bool {
         self.gained.get(island[i] as usize).copied().unwrap_or(false)
     }
 
     /// Scales each island's bounces (the change from `before`) so that it ends with no more
-    /// energy than it had at the step start, as measured by the [`Self::find_bounce_gains`]
+    /// energy than it had at the step start, as measured by the [`Self::find_gains`]
     /// that marked it (at mid-step velocities). `island` gives each movable body's island,
     /// any index below `bodies.len()` shared by its members; immovable bodies are ignored.
     pub fn limit_bounces(
@@ -245,6 +450,31 @@ impl EnergyGuard {
         let movable = if bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
         self.scale[island[movable as usize] as usize]
     }
+}
+
+/// Whether contact `c`, warm started, was hit this step (its bodies approached faster than
+/// `impact_speed` at the step start, `start`) and still pushes its bodies apart although,
+/// after the passes, they separate faster than its target plus `overshoot`.
+fn overshot(
+    c: &SolverContact,
+    carried: f32,
+    bodies: &[SolverBody],
+    start: &[(Vec2, f32)],
+    impact_speed: f32,
+    overshoot: f32,
+) -> bool {
+    let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+    let n = (c.normal.x, c.normal.y);
+    let separation = relative_speed(&a.velocities(), &b.velocities(), n, c.normal_levers);
+    if separation <= c.normal_target() + overshoot {
+        return false;
+    }
+    let at_start = |i: u32| {
+        let (v, w) = start[i as usize];
+        Velocity { x: v.x, y: v.y, angular: w }
+    };
+    let approach = -relative_speed(&at_start(c.a), &at_start(c.b), n, c.normal_levers);
+    approach > impact_speed && carried > c.normal_mass * approach
 }
 
 /// `½ m |v|² + ½ I ω²` of a body with the velocities `(v, ω)`.

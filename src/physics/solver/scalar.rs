@@ -30,6 +30,7 @@ pub fn prepare(contacts: &mut [SolverContact], bodies: &SolverBodies, rules: &Ta
 }
 
 /// Applies the accumulated impulses carried over from the last step (R-SI-2).
+#[cfg(test)]
 pub fn warm_start(contacts: &[SolverContact], bodies: &mut [SolverBody]) {
     for c in contacts {
         warm_start_contact(c, bodies);
@@ -71,13 +72,6 @@ pub fn solve_in_order(
         for &index in order {
             solve_contact::<false>(&mut contacts[index as usize], bodies);
         }
-    }
-}
-
-/// [`warm_start`] for the contacts listed in `order`.
-pub fn warm_start_in_order(contacts: &[SolverContact], bodies: &mut [SolverBody], order: &[u32]) {
-    for &index in order {
-        warm_start(std::slice::from_ref(&contacts[index as usize]), bodies);
     }
 }
 

@@ -86,6 +86,9 @@ pub(super) struct Scratch {
     pub(super) energy_guard: EnergyGuard,
     pub(super) projection: Projection,
     pub(super) before_bounce: Vec<(Vec2, f32)>,
+    /// Per solver body: the velocities the solve started from, after gravity and before the
+    /// warm start (filled by `find_gains` when an island may have to be solved again).
+    pub(super) loaded_velocity: Vec<(Vec2, f32)>,
     pub(super) carried: Vec<(f32, f32, f32)>,
     pub(super) resolve_order: Vec<u32>,
     pub(super) bounce_targets: Vec<f32>,

@@ -3,6 +3,24 @@
 
 use super::*;
 
+/// How much kinetic energy a warm start may add to an island before the island is solved
+/// again with it scaled down (D8), as a height in px: the energy of lifting the island's
+/// bodies by 0.1 px, `0.1 px · |g| · Σ m` (none with gravity off). A pile's warm start
+/// carries its weight, and while a pile settles it adds energy too (the lab's 16-box tower
+/// and its 100 : 1 bouncy stack gain up to 20-fold in single steps); scaling their
+/// support down makes them sag (with 0.01 or 0.05 px the tower sinks 8.3–9.2 px instead
+/// of 7.5, more than its slop allows). A repeated impact impulse adds far more: at 10 : 1
+/// the kinetic energy of a heavy box rammed into a light one grows 62-fold in one step.
+const WARM_START_ALLOWANCE: f32 = 0.1;
+
+/// px/s: a warm-started contact that was hit this step (faster than the bounce threshold)
+/// and still pushes after the passes while its bodies separate faster than this (beyond
+/// its bounce target) was started from too large an impulse; its island is solved again
+/// with the warm start around it scaled down (D8). Only without gravity: under gravity a
+/// hit contact also carries a weight, and scaling such contacts in the 1,000-circle pour
+/// kept it awake for 11–19 s instead of 5.6 s.
+const OVERSHOOT_SPEED: f32 = 1.0;
+
 impl World {
     /// Sequential impulses (§6–§9): load the bodies, compute effective masses and bounce
     /// targets, warm start, iterate, store the impulses for next step. The solved velocities
@@ -83,21 +101,44 @@ impl World {
             self.config.velocity_iterations,
             self.config.accumulated_clamping,
         );
-        if bounces
-            && self.scratch.energy_guard.find_bounce_gains(
-                &self.scratch.contacts,
-                &self.scratch.solver.bodies,
-                &self.scratch.solver.start_velocity,
-                self.half_kick(dt),
-                &self.scratch.island_root,
-            )
-            && self.pardon_kinematic_pushes()
-        {
-            self.solve_again_without_bounce_targets(dt);
+        // An island whose bounces or warm start raised its energy is solved again (D1, D8).
+        if (bounces || warm_started > 0) && self.find_gains(dt) && self.pardon_kinematic_pushes() {
+            self.solve_again(dt);
         }
         // The solved velocities are written back to the bodies by `integrate_positions`, in
         // its pass over the bodies: nothing reads them before.
         self.store_impulses();
+    }
+
+    /// Marks the islands to solve again (`EnergyGuard::find_gains`): those whose bounces
+    /// raised their energy above the step start (D1), and those whose warm start raised it
+    /// above what they entered the solve with by more than lifting the island by
+    /// [`WARM_START_ALLOWANCE`] would cost (D8). Returns whether any is marked.
+    pub(super) fn find_gains(&mut self, dt: f32) -> bool {
+        // The velocities the solve started from: the slots still hold them.
+        let loaded = &mut self.scratch.loaded_velocity;
+        loaded.clear();
+        loaded.extend(self.slots.iter().map(|s| {
+            s.body.as_ref().map_or((Vec2::ZERO, 0.0), |b| (b.velocity, b.angular_velocity))
+        }));
+        loaded.resize(self.slots.len() + WALL_COUNT, (Vec2::ZERO, 0.0));
+        let gravity = if self.gravity_enabled { self.config.gravity.length() } else { 0.0 };
+        self.scratch.energy_guard.find_gains(
+            &self.scratch.contacts,
+            &self.scratch.carried,
+            &self.scratch.solver.bodies,
+            &self.scratch.solver.start_velocity,
+            &self.scratch.loaded_velocity,
+            self.half_kick(dt),
+            &self.scratch.island_root,
+            WARM_START_ALLOWANCE * gravity,
+            self.config.restitution_threshold,
+            OVERSHOOT_SPEED,
+            // D8 rests on the passes lowering the energy and on the bounce threshold: with
+            // the rule switch `accumulated_clamping` or `restitution_threshold_enabled` off
+            // (R-LAB-1), the lab shows what those rules prevent, not what D8 makes of it.
+            self.config.accumulated_clamping && self.config.restitution_threshold_enabled,
+        )
     }
 
     /// Exempts from the energy guard every island a moving kinematic body touches: the
@@ -124,25 +165,26 @@ impl World {
         self.scratch.energy_guard.any_gained()
     }
 
-    /// The islands in which the bounce targets raised the kinetic energy above that of the
-    /// step start (before gravity: gravity's kick in a bounce step is not returned, R-RES-5)
-    /// are solved again: from their warm start, with every contact driven to 0
-    /// (inelastic), then one bounce pass that adds each contact's own bounce, then the bounce
-    /// guard (see the `solver` module docs). Bounce targets inside the passes keep a
-    /// pile that something bounced on from being pressed together, but when a bouncing body
-    /// pushes a follower, they drive the follower to the leader's rebound speed: energy from
-    /// nothing. Only such islands pay for the second solve.
-    pub(super) fn solve_again_without_bounce_targets(&mut self, dt: f32) {
+    /// The islands marked by [`Self::find_gains`] are solved again: from their warm start,
+    /// scaled down where it raised the island's energy (D8,
+    /// `EnergyGuard::limit_warm_start`), with every contact driven to 0 (inelastic), then
+    /// one bounce pass that adds each contact's own bounce, then the bounce guard (see the
+    /// `solver` module docs). Bounce targets inside the passes keep a pile that something
+    /// bounced on from being pressed together, but when a bouncing body pushes a follower,
+    /// they drive the follower to the leader's rebound speed: energy from nothing (D1). A
+    /// warm start carries last step's impulses, an impact's too; when the passes cannot take
+    /// them back, it throws a heavy body back from a light one (D8). Only such islands pay
+    /// for the second solve.
+    pub(super) fn solve_again(&mut self, dt: f32) {
         let kick = self.half_kick(dt);
         let (guard, island) = (&self.scratch.energy_guard, &self.scratch.island_root);
-        // Back to the velocities before the warm start: the slots still hold them, as the
-        // solve writes them back only at its end.
-        let slots = self.slots.iter().map(|s| s.body.as_ref());
-        for (i, (solved, body)) in self.scratch.solver.bodies.iter_mut().zip(slots).enumerate() {
-            if let Some(body) =
-                body.filter(|_| solved.inverse_mass > 0.0 && guard.gained(island, i))
-            {
-                (solved.velocity, solved.angular_velocity) = (body.velocity, body.angular_velocity);
+        // Back to the velocities before the warm start.
+        let loaded = self.scratch.loaded_velocity.iter();
+        for (i, (solved, &velocities)) in
+            self.scratch.solver.bodies.iter_mut().zip(loaded).enumerate()
+        {
+            if solved.inverse_mass > 0.0 && guard.gained(island, i) {
+                (solved.velocity, solved.angular_velocity) = velocities;
             }
         }
         self.scratch.resolve_order.clear();
@@ -166,7 +208,13 @@ impl World {
         }
         self.stats.solved_again = self.scratch.resolve_order.len();
         let bodies = &mut self.scratch.solver.bodies;
-        solver::warm_start_in_order(&self.scratch.contacts, bodies, &self.scratch.resolve_order);
+        self.scratch.energy_guard.warm_start_limited(
+            &mut self.scratch.contacts,
+            &self.scratch.resolve_order,
+            bodies,
+            &self.scratch.island_root,
+            &mut self.scratch.before_bounce,
+        );
         let (order, accumulated) = (&self.scratch.resolve_order, self.config.accumulated_clamping);
         for _ in 0..self.config.velocity_iterations {
             solver::solve_in_order(&mut self.scratch.contacts, bodies, order, accumulated);
