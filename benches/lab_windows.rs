@@ -4,6 +4,8 @@
 //! ```sh
 //! cargo bench --bench lab_windows
 //! cargo bench --bench lab_windows -- --bodies 2000 --frames 400
+//! cargo bench --bench lab_windows -- --windows plots     # or `inspector`; default both
+//! cargo bench --bench lab_windows -- --open always       # or `never`; for instruction counts
 //! ```
 //!
 //! A headless app (`MinimalPlugins` + `SandboxPhysicsPlugin`, two fixed steps per frame as at
@@ -13,8 +15,11 @@
 //! blocks of ten between the windows open and closed, so the machine's noise hits both alike.
 //!
 //! Per frame it records the egui pass (layout and tessellation), the fixed loop (the two steps
-//! with, when open, the plots' sample after each) and the whole `app.update()`; it prints
-//! the medians of each with the windows open and closed, and their difference.
+//! with, when open, the plots' sample after each) and the whole `app.update()`, in wall time,
+//! and the CPU time of the whole process (all of Bevy's threads) over the `app.update()`; it
+//! prints the medians of each with the windows open and closed, and their difference. On a
+//! machine shared with other work the CPU time is the steadier figure: waiting for a core
+//! does not count in it.
 
 use std::time::{Duration, Instant};
 
@@ -59,6 +64,17 @@ fn draw(mut ui: ResMut<Ui>, mut plots: ResMut<PhysicsPlots>, mut inspector: Body
     ui.pass = start.elapsed();
 }
 
+/// CPU time of this process so far, all threads.
+fn process_cpu_time() -> Duration {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid, writable timespec; the clock id is a constant the kernel knows.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0;
+    if !ok {
+        return Duration::ZERO;
+    }
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
 fn median(samples: &mut [Duration]) -> f64 {
     samples.sort_unstable();
     samples.get(samples.len() / 2).map_or(0.0, |d| d.as_secs_f64() * 1000.0)
@@ -67,16 +83,25 @@ fn median(samples: &mut [Duration]) -> f64 {
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut bodies, mut frames) = (2000, 400);
+    let (mut windows, mut open_when) = (String::from("both"), String::from("alternate"));
     while let Some(arg) = args.next() {
-        let target = match arg.as_str() {
-            "--bodies" => &mut bodies,
-            "--frames" => &mut frames,
-            _ => continue, // `cargo bench` passes `--bench`
-        };
-        if let Some(value) = args.next().and_then(|v| v.parse().ok()) {
-            *target = value;
+        match arg.as_str() {
+            "--bodies" | "--frames" => {
+                let target = if arg == "--bodies" { &mut bodies } else { &mut frames };
+                if let Some(value) = args.next().and_then(|v| v.parse().ok()) {
+                    *target = value;
+                }
+            }
+            "--windows" => windows = args.next().unwrap_or(windows),
+            "--open" => open_when = args.next().unwrap_or(open_when),
+            _ => {} // `cargo bench` passes `--bench`
         }
     }
+    let (plots_shown, inspector_shown) = match windows.as_str() {
+        "plots" => (true, false),
+        "inspector" => (false, true),
+        _ => (true, true),
+    };
 
     let scene = scenes::mixed(bodies, 3);
     let config = PhysicsConfig { sleeping_enabled: false, ..PhysicsConfig::default() };
@@ -116,18 +141,21 @@ fn main() {
     }
 
     let (mut pass, mut fixed, mut frame) = ([vec![], vec![]], [vec![], vec![]], [vec![], vec![]]);
+    let mut cpu = [vec![], vec![]];
     for i in 0..frames {
-        let open = (i / 10) % 2 == 1;
-        app.world_mut().resource_mut::<PhysicsPlots>().open = open;
+        let open = match open_when.as_str() {
+            "always" => true,
+            "never" => false,
+            _ => (i / 10) % 2 == 1,
+        };
+        app.world_mut().resource_mut::<PhysicsPlots>().open = open && plots_shown;
         app.world_mut().resource_mut::<BodyInspector>().pinned =
-            if open && std::env::var("NOI").is_err() { first } else { None };
-        if std::env::var("NOP").is_ok() {
-            app.world_mut().resource_mut::<PhysicsPlots>().open = false;
-        }
+            if open && inspector_shown { first } else { None };
         app.world_mut().resource_mut::<Fixed>().total = Duration::ZERO;
-        let start = Instant::now();
+        let (start, cpu_start) = (Instant::now(), process_cpu_time());
         app.update();
         let whole = start.elapsed();
+        let cpu_time = process_cpu_time().saturating_sub(cpu_start);
         // The first frame of a block pays for the switch (a window appearing): left out.
         if i % 10 == 0 {
             continue;
@@ -136,6 +164,7 @@ fn main() {
         pass[k].push(app.world().resource::<Ui>().pass);
         fixed[k].push(app.world().resource::<Fixed>().total);
         frame[k].push(whole);
+        cpu[k].push(cpu_time);
     }
     let awake = app.world().resource::<PhysicsWorld>().world().stats().awake;
     println!("lab_windows: {bodies} bodies ({awake} awake), {frames} frames, medians in ms");
@@ -144,6 +173,7 @@ fn main() {
         ("egui pass + tessellation", &mut pass),
         ("fixed loop (2 steps)", &mut fixed),
         ("whole frame", &mut frame),
+        ("whole frame, process CPU", &mut cpu),
     ] {
         let (closed, open) = (median(&mut samples[0]), median(&mut samples[1]));
         println!("{name:>28} {closed:>9.3} {open:>9.3} {:>9.3}", open - closed);

@@ -4,6 +4,7 @@
 //! ```sh
 //! cargo bench --bench plugin_despawn                 # 2,500 to 20,000 bodies, 5 runs each
 //! cargo bench --bench plugin_despawn -- --runs 9
+//! cargo bench --bench plugin_despawn -- --count 10000   # one size only
 //! ```
 //!
 //! Each case is `scenes::large(n, 5)` spawned as entities in a headless app (`MinimalPlugins`
@@ -90,10 +91,13 @@ fn clear(count: usize, asleep: bool) -> f64 {
 
 fn main() {
     let mut runs = 5;
+    let mut counts = COUNTS.to_vec();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--runs" {
             runs = args.next().and_then(|v| v.parse().ok()).unwrap_or(runs).max(1);
+        } else if arg == "--count" {
+            counts = args.next().and_then(|v| v.parse().ok()).into_iter().collect();
         }
     }
     println!(
@@ -101,7 +105,7 @@ fn main() {
         "bodies", "state", "despawn ms", "per 1k", "clear ms", "per 1k"
     );
     for asleep in [false, true] {
-        for count in COUNTS {
+        for &count in &counts {
             let despawned = median((0..runs).map(|_| despawn(count, asleep)).collect());
             let cleared = median((0..runs).map(|_| clear(count, asleep)).collect());
             let per_k = |ms: f64| ms * 1000.0 / count as f64;

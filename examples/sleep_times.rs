@@ -6,8 +6,10 @@
 //! cargo run --release --no-default-features --example sleep_times [-- NAME_PREFIX …]
 //! ```
 //!
-//! `DIAG=1` prints every 0.5 s why the awake bodies do not rest (speed, spin, projection);
-//! `ITERS=n` runs with `n` velocity passes instead of the default 8.
+//! `DIAG=1` prints every 0.5 s how many awake bodies have no rest time and how many are
+//! above the thresholds at that moment (speed, spin, moved by the projection); with it,
+//! `DEEP=1` adds the contacts deeper than 1 px and `FASTEST=1` the fastest body's material
+//! and height. `ITERS=n` runs with `n` velocity passes instead of the default 8.
 
 use std::collections::HashSet;
 
@@ -78,9 +80,13 @@ fn main() {
 fn print_diagnosis(world: &World, t: f32, dt: f32) {
     let (mut awake, mut fast, mut spinning, mut pushed, mut reset) = (0, 0, 0, 0, 0);
     let mut fastest = 0.0_f32;
+    let mut fastest_body = None;
     for (_, b) in world.bodies().filter(|(_, b)| b.is_dynamic() && !b.is_sleeping()) {
         awake += 1;
         let speed = b.velocity().length();
+        if speed > fastest {
+            fastest_body = Some((b.material(), b.position()));
+        }
         fastest = fastest.max(speed);
         fast += usize::from(speed > 4.0);
         let circle = matches!(b.shape(), Shape::Circle { .. });
@@ -93,4 +99,23 @@ fn print_diagnosis(world: &World, t: f32, dt: f32) {
         "  t = {t:5.2} s: {awake:5} awake, {reset:5} not resting: {fast:5} |v| > 4, \
          {spinning:5} |ω| > 0.1, {pushed:5} pushed; fastest {fastest:6.1} px/s"
     );
+    if std::env::var_os("DEEP").is_some() {
+        let depths: Vec<f32> = world.contacts().map(|c| c.depth).filter(|&d| d > 1.0).collect();
+        let deepest = depths.iter().copied().fold(0.0, f32::max);
+        println!(
+            "    {} contacts deeper than 1 px (at detection), deepest {deepest:.2} px",
+            depths.len()
+        );
+    }
+    if std::env::var_os("FASTEST").is_some()
+        && let Some((material, position)) = fastest_body
+    {
+        let floor = world.bounds().1.y;
+        println!(
+            "    fastest: restitution {:.2}, density {:.1}, at {position:.0} ({:.0} px above the floor)",
+            material.restitution,
+            material.density,
+            floor - position.y
+        );
+    }
 }

@@ -307,7 +307,10 @@ fn restitution_after_gravity_lets_an_elastic_ball_gain_height_every_bounce_r_lab
 /// stays below `sleep_linear_speed` (4 px/s, §11's definition of rest) and it falls
 /// asleep. Without the threshold each residue is bounced back at e times its speed, the
 /// bounces feed each other, and the resting stack jitters (at 45–190 px/s in each of its
-/// first 10 s, measured; it calms down after some 20 s) and does not sleep.
+/// first 10 s, measured; it calms down after some 20 s). Sleep no longer shows the
+/// difference: the jitter swings each box by well under 2 px, so since deviation D8
+/// (docs/physics.md: rest is the mean speed since it began) the jittering stack falls
+/// asleep too (after 1.4 s, measured), its jitter frozen; the speeds with sleeping off do.
 #[test]
 fn without_the_restitution_threshold_a_resting_bouncy_stack_jitters_r_lab_1() {
     let jitter = |restitution_threshold_enabled: bool| {
@@ -326,11 +329,10 @@ fn without_the_restitution_threshold_a_resting_bouncy_stack_jitters_r_lab_1() {
         (fastest, run_until_asleep(&mut sleeper, 600))
     };
     let (on, on_asleep) = jitter(true);
-    let (off, off_asleep) = jitter(false);
+    let (off, _) = jitter(false);
     assert!(on <= 4.0, "with the threshold the stack moved at {on} px/s after 3 s");
     assert!(on_asleep.is_some(), "with the threshold the stack did not sleep within 5 s");
     assert!(off > 50.0, "without the threshold the stack moved only at {off} px/s after 3 s");
-    assert_eq!(off_asleep, None, "without the threshold the stack fell asleep within 5 s");
 }
 
 /// §10 projection against Baumgarte and nothing, on a box set 20 px deep into a static

@@ -654,12 +654,11 @@ proptest! {
 
     /// R-REST-1 (issue 14): the property above with warm starting on, for mass ratios up to
     /// 100 : 1 (densities cut so that no body is more than 100 times as heavy as the
-    /// lightest), gravity off, the same tolerances. OPEN: D8 (docs/physics.md) cured the
+    /// lightest), gravity off, the same tolerances. OPEN: D10 (docs/physics.md) cured the
     /// ramming cases (+78 % in one step within a second of a hunt before), but this still
     /// finds gains of 0.2–4 % in one step in dense zero-gravity piles of presets and
-    /// 100 : 1 bodies, with the default config too (e.g. +0.19 % at step 56). With gravity
-    /// a warm start may add up to `WARM_START_ALLOWANCE` (0.1 px of lift), ten times what
-    /// this tolerance allows. Run with `--ignored` to see it fail.
+    /// 100 : 1 bodies, with the default config too (e.g. +0.19 % at step 56). Under gravity
+    /// D10 does not act at all. Run with `--ignored` to see it fail.
     #[test]
     #[ignore = "open: warm starting still adds energy in dense zero-gravity piles (issue 14)"]
     fn energy_never_grows_with_warm_starting_r_rest_1(
@@ -672,7 +671,7 @@ proptest! {
         let config = PhysicsConfig { warm_starting: true, ..config };
         let bodies = within_mass_ratio(dynamic_and_apart(bodies), 100.0);
         let _ = gravity_on;
-        // Gravity stays off (under gravity D8 lets a warm start add 0.1 px of lift).
+        // Gravity stays off: D10 acts only without gravity.
         let ops: Vec<QuietOp> = ops
             .into_iter()
             .map(|op| if matches!(op, QuietOp::ToggleGravity) { QuietOp::Step(1) } else { op })

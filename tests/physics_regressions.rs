@@ -98,13 +98,13 @@ fn weightless_world(size: Vec2) -> World {
     World::new(size, config).expect("world")
 }
 
-/// Issue 7, found by the energy property; fixed in issue 14 (R-REST-1, D8 in
+/// Issue 7, found by the energy property; fixed in issue 14 (R-REST-1, D10 in
 /// docs/physics.md): warm starting re-applied last step's accumulated impulses, including
 /// an impact's. A heavy box (10:1) that rams a light box resting against the right wall is
 /// stopped by a large impulse; the next step applied it again, and 8 Gauss-Seidel passes
 /// through the light box could not take it back: the heavy box (restitution 0) was thrown
 /// back at about 50 px/s and the kinetic energy grew 62-fold in one step (this test failed
-/// at step 21). An island whose warm start raised its kinetic energy, or (without gravity)
+/// at step 21). Without gravity, an island whose warm start raised its kinetic energy, or
 /// in which a hit contact still pushes apart after the passes, is now solved again with
 /// that warm start scaled to its least energy.
 #[test]

@@ -116,3 +116,25 @@ fn clearing_equals_removing_every_body_one_by_one() {
     run(&mut emptied, 120);
     assert_eq!(cleared.state_hash(), emptied.state_hash());
 }
+
+/// `bodies_in_storage_order` visits exactly the bodies `bodies` does, each once, with the
+/// same body behind each handle: after removals, re-used ids and the step's re-sorting of
+/// the storage (§5).
+#[test]
+fn storage_order_visits_every_live_body_once_after_removals_and_resorting() {
+    let mut w = settled_pile(12, 30);
+    let removed = every(&w, 1, 3);
+    w.remove_bodies(removed.iter().copied());
+    for i in 0..5 {
+        add(&mut w, BodyDesc::circle(12.0, Vec2::new(40.0 + 30.0 * i as f32, 40.0)));
+    }
+    run(&mut w, 120);
+    let mut by_handle: Vec<_> = w.bodies().map(|(h, b)| (h, b.position())).collect();
+    let mut by_storage: Vec<_> =
+        w.bodies_in_storage_order().map(|(h, b)| (h, b.position())).collect();
+    assert_eq!(by_storage.len(), w.body_count(), "every live body once");
+    let key = |(h, _): &(BodyHandle, Vec2)| format!("{h:?}");
+    by_handle.sort_by_key(key);
+    by_storage.sort_by_key(key);
+    assert_eq!(by_storage, by_handle, "the same bodies behind the same handles");
+}

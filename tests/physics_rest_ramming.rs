@@ -6,7 +6,7 @@
 //! heavy box's density sets the mass ratio. Analytic values: the light box is pinned by
 //! the wall, so with restitution e the heavy box leaves at `e·600 px/s` at most (Newton's
 //! impact law against an immovable obstacle; the light box can only absorb energy, never
-//! add it), and at e = 0 it stops. Before issue 14 (D8 in docs/physics.md), warm starting
+//! add it), and at e = 0 it stops. Before issue 14 (D10 in docs/physics.md), warm starting
 //! re-applied the impact's impulse in the next step and the heavy box was thrown back at
 //! 148 px/s (10 : 1) and 365 px/s (80 : 1) with e = 0.
 
@@ -67,7 +67,7 @@ fn ram(ratio: f32, restitution: f32) -> (f32, f32, f64) {
 /// e = 0: the heavy box ends below 5 px/s and never moves back faster than that (the
 /// requirement's bound for "stops"; the analytic rebound is 0). Measured: 0.00 px/s back
 /// at 10, 80 and 100 : 1, and 2.3 px/s at 1 : 1, where the boxes are equal and the
-/// light box, stopped by the wall, is hit a second time; before D8, 148 px/s at 10 : 1 and
+/// light box, stopped by the wall, is hit a second time; before D10, 148 px/s at 10 : 1 and
 /// 365 px/s at 80 : 1.
 #[test]
 fn a_heavy_box_rammed_into_a_light_one_at_a_wall_stops_r_rest_1() {

@@ -154,6 +154,43 @@ fn the_held_body_follows_the_pointer_without_gravity_r_drag_1_r_drag_2() {
     assert!(!scene.sleeping(ball), "held bodies never sleep");
 }
 
+/// Issue 20: through a camera zoomed in 4× and panned to (−150, 80), a body grabbed and
+/// dragged follows the world point under the pointer, not the screen point's default-view
+/// meaning: 40 screen px of pointer motion move it 10 world px.
+#[test]
+fn a_drag_through_a_zoomed_panned_camera_follows_the_world_point_under_the_pointer() {
+    let mut scene = scene();
+    scene.resource_mut::<PhysicsControls>().gravity_enabled = false;
+    let ball = circle_at(&mut scene, 25.0, Vec2::new(-150.0, 80.0));
+    {
+        let world = scene.app.world_mut();
+        let mut camera = world.entity_mut(scene.camera);
+        camera.insert(Transform::from_xyz(-150.0, 80.0, 0.0));
+        if let Some(mut projection) = camera.get_mut::<Projection>()
+            && let Projection::Orthographic(ortho) = &mut *projection
+        {
+            ortho.scale = 0.25;
+        }
+    }
+    scene.sync_camera();
+    scene.frames(2);
+    // The screen centre (400, 300) shows (−150, 80); a screen px is a quarter of a world px.
+    let through_zoom =
+        |world: Vec2| Vec2::new(400.0 + (world.x + 150.0) * 4.0, 300.0 - (world.y - 80.0) * 4.0);
+    let grab = scene.position(ball) + Vec2::new(5.0, 0.0);
+    scene.press(MOUSE, through_zoom(grab), PRIMARY);
+    assert_eq!(scene.held_by(MOUSE), Some(ball), "grabbed through the zoom");
+    let offset = grab - scene.position(ball);
+    for i in 1..=10 {
+        scene.move_to(MOUSE, through_zoom(grab) + Vec2::new(4.0 * i as f32, 0.0));
+    }
+    scene.frames(60);
+    // 40 screen px right = 10 world px right of the grab point.
+    let target = grab + Vec2::new(10.0, 0.0) - offset;
+    let at = scene.position(ball);
+    assert!((at - target).length() < 0.5, "at {at}, target {target} (world px)");
+}
+
 #[test]
 fn the_held_body_stops_at_a_wall_and_pushes_a_lighter_body_r_drag_1() {
     // Walls at x = ±300, y = ±200: inside the camera's view.

@@ -197,9 +197,9 @@ fn the_timeline_keeps_at_most_its_capacity_and_reports_its_memory_r_scn_2() {
     }
     let timeline = recorder.timeline().expect("kept");
     assert_eq!(timeline.oldest_step(), Some(160), "the newest five: 160, 170, …, 200");
-    // Each snapshot holds at least the 500 bodies' slots (116 bytes each), and no more
+    // Each snapshot holds at least the 500 bodies' slots (120 bytes each), and no more
     // than 1,000 bytes per body.
     let bytes = timeline.memory_bytes();
-    assert!((5 * 500 * 116..=5 * 500 * 1000).contains(&bytes), "{bytes} bytes");
+    assert!((5 * 500 * 120..=5 * 500 * 1000).contains(&bytes), "{bytes} bytes");
     assert!(Timeline::new(0, 5).is_err() && Timeline::new(10, 1).is_err());
 }

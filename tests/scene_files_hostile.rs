@@ -140,6 +140,18 @@ fn nan_and_out_of_range_values_are_refused_naming_field_and_range_r_scn_1() {
             "at least 0",
         ),
         (
+            text.replacen("position:", "rest_anchor: Some((NaN, 1.0)), position:", 1),
+            "bodies[0]",
+            "rest_anchor",
+            "finite numbers",
+        ),
+        (
+            text.replacen("position:", "rest_angle: inf, position:", 1),
+            "bodies[0]",
+            "rest_angle",
+            "finite",
+        ),
+        (
             text.replacen("position:", "sleep_island: Some(4294967295), position:", 1),
             "bodies[0]",
             "sleep_island",

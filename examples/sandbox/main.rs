@@ -37,6 +37,9 @@
 //! | L | show / hide the lab (rule switches and their demonstrations) |
 //! | T | show / hide the plots |
 //! | left click on a body (no drag) | pin it in the inspector (with 🔍 Inspect on) |
+//! | mouse wheel | zoom in / out around the pointer |
+//! | middle drag, arrow keys | pan |
+//! | F | fit the world into the window |
 //! | F5 / F9 | save the world to / load it from the palette's scene file |
 //! | 1 … 6 | scenes: pyramid, rain, mixed pile, material balls, sliding boxes, stress |
 //!
@@ -45,6 +48,7 @@
 //! * `--bench <bodies> [--seconds <s>]`, `--smoke <dir>`: test tooling, see `dev/mod.rs`.
 
 mod bar;
+mod camera;
 mod dev;
 mod files;
 mod lab;
@@ -136,6 +140,7 @@ fn main() -> ExitCode {
         lab::LabPlugin,
         files::FilesPlugin,
         bar::BarPlugin,
+        camera::CameraPlugin,
     ))
     .insert_resource(PhysicsDebugDraw {
         enabled: false,

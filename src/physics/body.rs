@@ -439,7 +439,7 @@ pub(crate) fn check_gravity_scale(scale: f32, problems: &mut Vec<FieldError>) {
 }
 
 /// `Body::sleep_island` of a body in no sleeping island: a plain `u32` with this value
-/// instead of an `Option<u32>`, which would take 8 bytes instead of 4 of the 108 that every
+/// instead of an `Option<u32>`, which would take 8 bytes instead of 4 of the 112 that every
 /// pass over the bodies reads. No island gets this id (`World::update_sleep` skips it).
 pub(crate) const NO_ISLAND: u32 = u32::MAX;
 
@@ -478,12 +478,17 @@ pub struct Body {
     pub(crate) previous_angular_velocity: f32,
     /// How long the body has rested without a break, s (§11).
     pub(crate) rest_time: f32,
+    /// Its angle at the start of its current rest (§11, deviation D8); see `anchor`.
+    pub(crate) rest_angle: f32,
     pub(crate) sleeping: bool,
     /// The sleeping island the body belongs to while asleep (§11), else [`NO_ISLAND`].
     pub(crate) sleep_island: u32,
     /// Held by a drag controller (§13).
     pub(crate) held: bool,
-    pub(crate) drag_target: Vec2,
+    /// While held: the drag target (§13). Otherwise: where the body's current rest began,
+    /// its position at the start of its first resting step (§11, deviation D8). A held body
+    /// never rests, so the two uses never meet; one field keeps `Body` 8 bytes smaller.
+    pub(crate) anchor: Vec2,
     pub(crate) layers: CollisionLayers,
     /// [`SENSOR`], [`REPORTS`] and [`FORCED`]: one byte, which fits in the padding after
     /// the three one-byte fields (`kind`, `sleeping`, `held`); three `bool`s would grow
@@ -542,7 +547,8 @@ impl Body {
             sleeping: false,
             sleep_island: NO_ISLAND,
             held: false,
-            drag_target: desc.position,
+            anchor: desc.position,
+            rest_angle: angle,
             layers: desc.layers,
             flags: contact_flags(desc.sensor, desc.collision_events),
         }
@@ -672,7 +678,7 @@ impl Body {
     }
     /// The drag target while held.
     pub fn drag_target(&self) -> Option<Vec2> {
-        self.held.then_some(self.drag_target)
+        self.held.then_some(self.anchor)
     }
     /// How long it has rested without a break, s.
     pub fn rest_time(&self) -> f32 {
@@ -719,7 +725,7 @@ mod tests {
     /// with this test.
     #[test]
     fn a_body_has_the_size_the_comments_give() {
-        assert_eq!(std::mem::size_of::<Body>(), 108);
+        assert_eq!(std::mem::size_of::<Body>(), 112);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! number of them, so memory stays bounded however long a session runs.
 //!
 //! A snapshot is the world as a step left it without the buffers the next step rebuilds
-//! (`world/snapshot.rs`): 116 bytes per body, 4 to 8 per handle id and 40 per cached
+//! (`world/snapshot.rs`): 120 bytes per body, 4 to 8 per handle id and 40 per cached
 //! contact, about 200 bytes per body in a settled pile. To reach a step between two snapshots, [`Recorder::rewind_to`] restores the
 //! nearest one before it and steps on with the recorded inputs: at most N − 1 steps.
 //! A larger N costs less memory and more time per jump; the default, a snapshot every 60

@@ -176,7 +176,13 @@ pub struct AngularVelocity(pub f32);
 /// Present while the body's island sleeps (§11). Maintained by the plugin: inserting or
 /// removing it yourself changes nothing (it is corrected after the next step). To wake a
 /// body, write its velocity or teleport it.
+///
+/// Stored in a sparse set: a pile falling asleep or waking toggles the marker on thousands of
+/// entities at once, and a table marker would move every one of them, with all its
+/// components, to another table (and leave the tables in the order bodies fell asleep, which
+/// makes a later despawn of the pile miss the cache at every entity).
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[component(storage = "SparseSet")]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
 pub struct Sleeping;
 

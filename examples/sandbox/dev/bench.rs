@@ -176,12 +176,9 @@ fn measure(
             return;
         }
         if bench.lab {
-            let which = std::env::var("LABW").unwrap_or("lpi".into());
-            windows.lab.open = which.contains('l');
-            windows.plots.open = which.contains('p');
-            if which.contains('i') {
-                windows.inspector.pinned = windows.bodies.iter().next();
-            }
+            windows.lab.open = true;
+            windows.plots.open = true;
+            windows.inspector.pinned = windows.bodies.iter().next();
         }
     }
     let Some(loaded_at) = bench.loaded_at else { return };

@@ -80,9 +80,11 @@ pub struct PhysicsConfig {
     pub max_speed: f32,
     /// Rolling-resistance coefficient μ_r (torque ≤ μ_r·N·r). Default 0.1 (§9).
     pub rolling_resistance: f32,
-    /// A body at or below this speed counts as resting, px/s. Default 4 (§11).
+    /// A body at or below this speed counts as resting, px/s: its mean speed since its
+    /// rest began (deviation D8 of docs/physics.md). Default 4 (§11).
     pub sleep_linear_speed: f32,
-    /// A body at or below this angular speed counts as resting, rad/s. Default 0.1 (§11).
+    /// A body at or below this angular speed counts as resting, rad/s: its mean spin since
+    /// its rest began (D8). Default 0.1 (§11).
     pub sleep_angular_speed: f32,
     /// Rest time after which a whole island falls asleep, s. Default 0.5 (§11).
     pub time_to_sleep: f32,

@@ -50,11 +50,11 @@
 //! **Warm start.** The descent starts from the warm start, which can lie above E₀: after an
 //! impact the carried impulses are far too large. When a heavy box rams a light one into a
 //! wall, 8 passes through the light box cannot take the heavy box's impulse back, and the
-//! heavy box would be thrown back. So an island whose warm start raised its kinetic energy
-//! (beyond 0.1 px of lift under gravity), or, without gravity, in which a hit contact still
-//! pushes its separating bodies apart after the passes, is solved again with the warm starts
+//! heavy box would be thrown back. So, without gravity, an island whose warm start raised its
+//! kinetic energy, or in which a hit contact still pushes its separating bodies apart after
+//! the passes, is solved again with the warm starts
 //! around the culprits scaled along the energy line
-//! ([`warm_start_limited`](restitution::EnergyGuard::warm_start_limited); docs/physics.md D8).
+//! ([`warm_start_limited`](restitution::EnergyGuard::warm_start_limited); docs/physics.md D10).
 //!
 //! # Rule switches (R-LAB-1)
 //! The lab can switch rules off to show what they prevent (`PhysicsConfig`'s rule switches,

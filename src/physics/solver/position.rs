@@ -110,6 +110,30 @@ impl Projection {
         self.run_added(positions, start_positions, settings);
     }
 
+    /// Sets `deep[i]` for both bodies of every contact still deeper than `limit` at
+    /// `positions` (the depth at detection minus the approach since, as in the passes), and
+    /// clears every other entry; `deep` gets one entry per position. The sleep rule reads it
+    /// (§11, deviation D9 of docs/physics.md).
+    pub fn mark_deep(
+        &self,
+        positions: &[Vec2],
+        start_positions: &[Vec2],
+        limit: f32,
+        deep: &mut Vec<bool>,
+    ) {
+        deep.clear();
+        deep.resize(positions.len(), false);
+        let start_positions = &start_positions[..positions.len()];
+        for c in &self.contacts {
+            let (a, b) = (c.a as usize, c.b as usize);
+            let moved = (positions[b] - start_positions[b]) - (positions[a] - start_positions[a]);
+            if c.depth - moved.dot(c.normal) > limit {
+                deep[a] = true;
+                deep[b] = true;
+            }
+        }
+    }
+
     /// Forgets the contacts added so far (keeping the memory).
     pub fn clear(&mut self) {
         self.contacts.clear();

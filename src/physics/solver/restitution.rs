@@ -71,11 +71,11 @@ const WARM_STARTED: u8 = 2;
 /// An island with a warm-started contact that still pushes after the passes although its
 /// bodies separate faster than its target plus the overshoot speed.
 const OVERSHOT: u8 = 4;
-/// An island whose warm start raised its kinetic energy by more than its allowance.
+/// An island whose warm start raised its kinetic energy.
 const RAISED: u8 = 8;
 
 /// A line search over the kinetic energy of each island that keeps the bounces (D1) and the
-/// warm start (D8, [`Self::warm_start_limited`]) from adding energy (see the module docs).
+/// warm start (D10, [`Self::warm_start_limited`]) from adding energy (see the module docs).
 ///
 /// The bounces change the velocities from `v₀` to `v₀ + Δv`; scaled by s, they give an
 /// island the kinetic energy
@@ -103,8 +103,6 @@ pub struct EnergyGuard {
     /// with those it finished with.
     entered: Vec<f32>,
     finished: Vec<f32>,
-    /// Per island: the gain a warm start may bring, `allowance · Σ m`.
-    allowed: Vec<f32>,
     start: Vec<f32>,
     base: Vec<f32>,
     slope: Vec<f32>,
@@ -113,7 +111,7 @@ pub struct EnergyGuard {
 }
 
 impl EnergyGuard {
-    /// Marks the islands to solve again (D1 and D8 of docs/physics.md) and returns whether
+    /// Marks the islands to solve again (D1 and D10 of docs/physics.md) and returns whether
     /// any is marked. See [`Self::gained`]; the energies are kept for
     /// [`Self::warm_start_limited`] and [`Self::limit_bounces`].
     ///
@@ -122,15 +120,15 @@ impl EnergyGuard {
     ///   energy than it started the step with (`start`: the velocities before gravity),
     ///   measured at mid-step velocities (below): its bounces are applied again in their
     ///   own pass (D1);
-    /// * with `guard_warm_start`, one with a warm-started contact (`carried`: the impulses
-    ///   the passes started from, by contact) whose plain kinetic energy after the passes
-    ///   exceeds that of the velocities it entered the solve with (`loaded`: after gravity,
-    ///   before the warm start) by more than `allowance` per unit mass. The inelastic passes
+    /// * with `guard_warm_start` and `weightless` (gravity off), one with a warm-started
+    ///   contact (`carried`: the impulses the passes started from, by contact) whose plain
+    ///   kinetic energy after the passes exceeds that of the velocities it entered the solve
+    ///   with (`loaded`: before the warm start). The inelastic passes
     ///   minimise exactly that energy from their start (the `solver` module docs), so the
-    ///   warm start raised it (D8). Its bodies that gained are remembered;
-    /// * with `guard_warm_start` and no allowance (gravity off), one with a warm-started
+    ///   warm start raised it (D10). Its bodies that gained are remembered;
+    /// * with `guard_warm_start` and `weightless`, one with a warm-started
     ///   contact that was hit this step and still pushes although its bodies separate
-    ///   faster than its target plus `overshoot` (see `overshot`; D8).
+    ///   faster than its target plus `overshoot` (see `overshot`; D10).
     ///
     /// The bounces' energy is measured at mid-step velocities, `v₀ + kick` before and
     /// `v − kick` after, with `kick = ½·g·dt`: that is what semi-implicit Euler conserves.
@@ -148,14 +146,15 @@ impl EnergyGuard {
         loaded: &[(Vec2, f32)],
         kick: Vec2,
         island: &[u32],
-        allowance: f32,
+        weightless: bool,
         impact_speed: f32,
         overshoot: f32,
         guard_warm_start: bool,
     ) -> bool {
         let n = bodies.len();
-        // Without gravity no contact carries a weight from step to step (see `overshot`).
-        let weightless = allowance == 0.0;
+        // Under gravity a warm start carries weight: D10 leaves it whole (see the world's
+        // `find_gains`).
+        let guard_warm_start = guard_warm_start && weightless;
         self.kind.clear();
         self.kind.resize(n, 0);
         self.near.clear();
@@ -187,13 +186,7 @@ impl EnergyGuard {
         if !any {
             return false;
         }
-        for sums in [
-            &mut self.start,
-            &mut self.base,
-            &mut self.entered,
-            &mut self.finished,
-            &mut self.allowed,
-        ] {
+        for sums in [&mut self.start, &mut self.base, &mut self.entered, &mut self.finished] {
             sums.clear();
             sums.resize(n, 0.0);
         }
@@ -204,7 +197,6 @@ impl EnergyGuard {
                 let (v1, w1) = loaded[i];
                 self.start[k] += kinetic_energy(body, (v0 + kick, w0));
                 self.entered[k] += kinetic_energy(body, (v1, w1));
-                self.allowed[k] += allowance / body.inverse_mass;
                 self.base[k] += kinetic_energy(body, (body.velocity - kick, body.angular_velocity));
                 self.finished[k] += kinetic_energy(body, (body.velocity, body.angular_velocity));
             }
@@ -213,9 +205,7 @@ impl EnergyGuard {
         for k in 0..n {
             // f32 sums over the island: a relative margin for their rounding.
             let (kind, base) = (self.kind[k], self.base[k]);
-            if kind & WARM_STARTED != 0
-                && self.finished[k] > self.entered[k] * (1.0 + 1e-5) + self.allowed[k]
-            {
+            if kind & WARM_STARTED != 0 && self.finished[k] > self.entered[k] * (1.0 + 1e-5) {
                 self.kind[k] |= RAISED;
                 raised = true;
             }
@@ -224,13 +214,13 @@ impl EnergyGuard {
             gained |= self.gained[k];
         }
         if raised {
-            self.find_raised_bodies(contacts, bodies, loaded, island, allowance);
+            self.find_raised_bodies(contacts, bodies, loaded, island);
         }
         gained
     }
 
-    /// In the islands whose warm start raised their energy, the bodies that gained more
-    /// than their allowance, and the contacts that touch them: their bodies are marked as
+    /// In the islands whose warm start raised their energy, the bodies that gained, and the
+    /// contacts that touch them: their bodies are marked as
     /// `near`, like those of a contact that overshot.
     fn find_raised_bodies(
         &mut self,
@@ -238,7 +228,6 @@ impl EnergyGuard {
         bodies: &[SolverBody],
         loaded: &[(Vec2, f32)],
         island: &[u32],
-        allowance: f32,
     ) {
         self.raised_body.clear();
         self.raised_body.resize(bodies.len(), false);
@@ -246,8 +235,7 @@ impl EnergyGuard {
             if body.inverse_mass > 0.0 && self.kind[island[i] as usize] & RAISED != 0 {
                 let entered = kinetic_energy(body, loaded[i]);
                 let finished = kinetic_energy(body, (body.velocity, body.angular_velocity));
-                self.raised_body[i] =
-                    finished > entered * (1.0 + 1e-5) + allowance / body.inverse_mass;
+                self.raised_body[i] = finished > entered * (1.0 + 1e-5);
             }
         }
         for c in contacts {
@@ -260,26 +248,24 @@ impl EnergyGuard {
     }
 
     /// Warm starts the contacts listed in `order` (all of the islands marked by
-    /// [`Self::find_gains`]), scaled down where the warm start did harm (D8). `bodies` hold
+    /// [`Self::find_gains`]), scaled down where the warm start did harm (D10). `bodies` hold
     /// the velocities the solve started from (`loaded`); `before` is a buffer.
     ///
     /// Which warm starts are scaled: in an island whose warm start raised its energy, or in
     /// which a hit contact overshot, those of the contacts that touch a body near the
     /// culprit (a body that gained, its partners, or the hit contact's bodies: for a light
     /// box hit against a wall, the hit and the wall's contact behind it); in any other
-    /// island without gravity, all of them. The others are applied first, whole; then the
+    /// island marked, all of them. The others are applied first, whole; then the
     /// scaled ones, along the line `v(s) = before + s·Δv` of plain kinetic energy (what the
     /// passes minimise)
     /// ```text
     /// E(s) = E(0) + s·slope + ½ s²·curvature.
     /// ```
-    /// After a hit, or without gravity where the line raises the energy, s is its least
-    /// energy `−slope / curvature`: at the root `E(s) = E(0)` a heavy body that a repeated
-    /// impact impulse threw back would leave as fast as it came; at the least energy it
-    /// stops. Under gravity, where the line raises the energy by more than the allowance,
-    /// s is the root `E(s) = E(0) + allowance`: a warm start there carries weight, and the
-    /// least energy would take more of it than needed (a bouncy stack of 100 : 1 bodies
-    /// then jitters). Elsewhere s = 1. s ∈ [0, 1], one per island.
+    /// After a hit, or where the line raises the energy, s is its least energy
+    /// `−slope / curvature` ∈ [0, 1], one per island; elsewhere s = 1. The least energy,
+    /// not the root `E(s) = E(0)`: at the root a heavy body that a repeated impact impulse
+    /// threw back would leave as fast as it came; at the least energy it stops. (The world
+    /// marks warm starts only without gravity, where no contact carries a weight.)
     pub fn warm_start_limited(
         &mut self,
         contacts: &mut [SolverContact],
@@ -288,22 +274,18 @@ impl EnergyGuard {
         island: &[u32],
         before: &mut Vec<(Vec2, f32)>,
     ) {
-        let on_line = |kind: &[u8],
-                       near: &[bool],
-                       allowed: &[f32],
-                       bodies: &[SolverBody],
-                       c: &SolverContact| {
+        let on_line = |kind: &[u8], near: &[bool], bodies: &[SolverBody], c: &SolverContact| {
             let movable = if bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
             let k = island[movable as usize] as usize;
             if kind[k] & (RAISED | OVERSHOT) != 0 {
                 near[c.a as usize] || near[c.b as usize]
             } else {
-                kind[k] & WARM_STARTED != 0 && allowed[k] == 0.0
+                kind[k] & WARM_STARTED != 0
             }
         };
         for &index in order {
             let c = &contacts[index as usize];
-            if !on_line(&self.kind, &self.near, &self.allowed, bodies, c) {
+            if !on_line(&self.kind, &self.near, bodies, c) {
                 warm_start_contact(c, bodies);
             }
         }
@@ -311,7 +293,7 @@ impl EnergyGuard {
         before.extend(bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
         for &index in order {
             let c = &contacts[index as usize];
-            if on_line(&self.kind, &self.near, &self.allowed, bodies, c) {
+            if on_line(&self.kind, &self.near, bodies, c) {
                 warm_start_contact(c, bodies);
             }
         }
@@ -319,16 +301,12 @@ impl EnergyGuard {
         self.scale.clear();
         for k in 0..self.slope.len() {
             let (slope, curvature) = (self.slope[k], self.curvature[k]);
-            let (base, kind, allowed) = (self.base[k], self.kind[k], self.allowed[k]);
-            let raised = base + slope + 0.5 * curvature > base * (1.0 + 1e-5) + allowed;
-            let s = if curvature <= 0.0 || kind & WARM_STARTED == 0 {
-                1.0
-            } else if kind & OVERSHOT != 0 || (raised && allowed == 0.0) {
+            let (base, kind) = (self.base[k], self.kind[k]);
+            let raised = base + slope + 0.5 * curvature > base * (1.0 + 1e-5);
+            let s = if curvature > 0.0
+                && (kind & OVERSHOT != 0 || (kind & WARM_STARTED != 0 && raised))
+            {
                 (-slope / curvature).clamp(0.0, 1.0)
-            } else if raised {
-                // The largest s with E(s) ≤ E(0) + allowance: the positive root.
-                let root = (slope * slope + 2.0 * curvature * allowed).sqrt();
-                ((root - slope) / curvature).clamp(0.0, 1.0)
             } else {
                 1.0
             };
@@ -338,7 +316,7 @@ impl EnergyGuard {
         for &index in order {
             let c = &mut contacts[index as usize];
             let s = self.scale_of(bodies, island, c);
-            if s != 1.0 && on_line(&self.kind, &self.near, &self.allowed, bodies, c) {
+            if s != 1.0 && on_line(&self.kind, &self.near, bodies, c) {
                 c.normal_impulse *= s;
                 c.tangent_impulse *= s;
                 c.rolling_impulse *= s;

@@ -10,7 +10,7 @@ impl World {
         self.wake_slot(index);
         if let Some(body) = self.slots[index].body.as_mut() {
             body.held = true;
-            body.drag_target = body.position;
+            body.anchor = body.position;
             body.rest_time = 0.0;
         }
         Ok(())
@@ -29,7 +29,7 @@ impl World {
         }
         let clamped = self.clamp_inside(index, target);
         if let Some(body) = self.slots[index].body.as_mut() {
-            body.drag_target = clamped;
+            body.anchor = clamped;
         }
         Ok(())
     }
@@ -45,7 +45,7 @@ impl World {
         let index = self.held_slot_of(handle)?;
         self.wake_near(index);
         if let Some(body) = self.slots[index].body.as_mut() {
-            body.position = body.drag_target;
+            body.position = body.anchor;
             body.previous_position = body.position;
             body.velocity = Vec2::ZERO;
             body.angular_velocity = 0.0;

@@ -17,7 +17,7 @@ impl World {
         if let Some(body) = self.slots[index].body.as_mut() {
             body.position = position;
             body.previous_position = position;
-            body.drag_target = position;
+            body.anchor = position;
         }
         self.spatial_index.invalidate();
         self.wake_near(index);

@@ -317,12 +317,23 @@ impl World {
             let Ok(index) = self.slot_of(handle) else { continue };
             let Some(body) = self.take_body(index) else { continue };
             if sleepers {
-                islands.extend(body.sleep_island());
+                // Bodies of one island mostly come in a row: note each run's island once.
+                if let Some(id) = body.sleep_island()
+                    && islands.last() != Some(&id)
+                {
+                    islands.push(id);
+                }
                 boxes.push(body.aabb());
             }
             removed += 1;
         }
-        self.wake_islands_and_near(&islands, &boxes);
+        if self.body_count == 0 {
+            // Nothing is left to wake (a whole world despawned at once).
+            self.sleeping_islands.clear();
+            self.stats.sleeping_islands = 0;
+        } else {
+            self.wake_islands_and_near(&islands, &boxes);
+        }
         removed
     }
 

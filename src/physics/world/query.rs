@@ -119,6 +119,14 @@ impl World {
         })
     }
 
+    /// Every body, in the order the world stores them, which it changes as it sorts itself
+    /// (§5 keeps neighbours close in memory). Reads the storage front to back, so a sum over
+    /// all bodies is several times cheaper than through [`bodies`](Self::bodies), whose
+    /// handle order visits the storage at random once the world has sorted it.
+    pub fn bodies_in_storage_order(&self) -> impl Iterator<Item = (BodyHandle, &Body)> + '_ {
+        self.slots.iter().filter_map(|slot| slot.body.as_ref().map(|b| (slot.handle(), b)))
+    }
+
     /// Every handle, in the order of their indices.
     pub fn handles(&self) -> impl Iterator<Item = BodyHandle> + '_ {
         self.bodies().map(|(h, _)| h)

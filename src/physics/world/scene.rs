@@ -132,6 +132,15 @@ pub struct SceneBody {
     /// How long it has rested without a break, s (default 0; finite, at least 0).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::zero"))]
     pub rest_time: f32,
+    /// Where its current rest began (§11, deviation D8 of docs/physics.md): `Some` while
+    /// `rest_time` is above 0 and the body is not held, else `None` (default; a rest that
+    /// has no anchor starts at the body's position). Finite numbers.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub rest_anchor: Option<Vec2>,
+    /// Its angle where its current rest began, rad (default 0; read with `rest_anchor`
+    /// only; finite).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::zero"))]
+    pub rest_angle: f32,
     /// `Some(target)`: held by a drag controller, heading for `target` (§13); dynamic
     /// bodies only. Default `None`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
@@ -157,6 +166,8 @@ impl SceneBody {
             torque: 0.0,
             sleep_island: None,
             rest_time: 0.0,
+            rest_anchor: None,
+            rest_angle: 0.0,
             drag_target: None,
         }
     }
@@ -390,11 +401,14 @@ impl SceneFile {
             .map(|(handle, body)| {
                 handles.push(handle);
                 let forces = world.forces_of(handle);
+                let resting = body.rest_time > 0.0 && !body.held;
                 SceneBody {
                     force: forces.force,
                     torque: forces.torque,
                     sleep_island: body.sleep_island().filter(|_| body.sleeping),
                     rest_time: body.rest_time,
+                    rest_anchor: resting.then_some(body.anchor),
+                    rest_angle: if resting { body.rest_angle } else { 0.0 },
                     drag_target: body.drag_target(),
                     ..SceneBody::new(BodyDesc {
                         gravity_scale: forces.gravity_scale,

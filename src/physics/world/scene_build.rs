@@ -127,6 +127,14 @@ impl World {
         if !(body.rest_time.is_finite() && body.rest_time >= 0.0) {
             problem("rest_time", body.rest_time.to_string(), "finite, at least 0 s");
         }
+        if let Some(anchor) = body.rest_anchor
+            && !anchor.is_finite()
+        {
+            problem("rest_anchor", anchor.to_string(), "finite numbers");
+        }
+        if !body.rest_angle.is_finite() {
+            problem("rest_angle", body.rest_angle.to_string(), "finite");
+        }
         if let Some(id) = body.sleep_island {
             if id == NO_ISLAND {
                 problem("sleep_island", id.to_string(), "0 ..= 4294967294");
@@ -178,6 +186,9 @@ impl World {
                 body.velocity = desc.velocity;
             }
             body.rest_time = scene_body.rest_time;
+            if let Some(anchor) = scene_body.rest_anchor {
+                (body.anchor, body.rest_angle) = (anchor, scene_body.rest_angle);
+            }
             if let Some(id) = scene_body.sleep_island {
                 body.sleeping = true;
                 body.sleep_island = id;
@@ -204,7 +215,7 @@ impl World {
                 let target = self.clamp_inside(index, target);
                 if let Some(body) = self.slots[index].body.as_mut() {
                     body.held = true;
-                    body.drag_target = target;
+                    body.anchor = target;
                 }
             }
         }

@@ -7,7 +7,7 @@ use super::*;
 
 /// What the narrow phase reads of a body, packed in 40 bytes: the pairs visit bodies in
 /// sweep order, scattered over the slots, and each visit to a slot would load the two cache
-/// lines that a 116-byte [`Slot`] spans for these few fields.
+/// lines that a 120-byte [`Slot`] spans for these few fields.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Collider {
     pub(super) shape: Shape,
@@ -96,9 +96,10 @@ pub(super) struct Scratch {
     /// Per slot: holds an awake dynamic body (from `gather_bodies` to the end of the step).
     pub(super) awake_dynamic: Vec<bool>,
     pub(super) island_rest: Vec<f32>,
-    /// Per slot: the projection or the brake moved the body faster than
-    /// `sleep_linear_speed` this step (from `correct_positions`, for `update_sleep`).
-    pub(super) pushed: Vec<bool>,
+    /// Per solver index: in a contact still deeper than slop + 0.5 px after the projection
+    /// (`Projection::mark_deep`), so not at rest (§11, D9, R-REST-2). Filled only while
+    /// sleeping is on.
+    pub(super) deep: Vec<bool>,
     pub(super) island_id: Vec<u32>,
 }
 
@@ -110,8 +111,8 @@ mod tests {
     /// field changes them, update those comments with this test.
     #[test]
     fn slots_and_colliders_have_the_sizes_the_comments_give() {
-        assert_eq!(std::mem::size_of::<Body>(), 108);
-        assert_eq!(std::mem::size_of::<Slot>(), 116);
+        assert_eq!(std::mem::size_of::<Body>(), 112);
+        assert_eq!(std::mem::size_of::<Slot>(), 120);
         assert_eq!(std::mem::size_of::<Collider>(), 40);
     }
 }

@@ -18,7 +18,7 @@
 //! step makes that decision itself, on a full copy, and keeps the slots as the step would
 //! leave them; the restored world's step then finds no contacts and leaves them alone.
 //!
-//! A snapshot of 2,000 bodies at rest on each other holds 116 bytes per slot, 4 to 8 per
+//! A snapshot of 2,000 bodies at rest on each other holds 120 bytes per slot, 4 to 8 per
 //! handle id and 40 per cached contact (about 2.5 a body): about 0.4 MB in all (see
 //! [`Snapshot::memory_bytes`] and `docs/scene-files.md`).
 

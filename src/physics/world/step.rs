@@ -59,7 +59,7 @@ impl World {
         self.integrate_positions(dt); //   clamp speeds (§12), then x += v·dt, θ += ω·dt (§3)
         self.stats.timings.integrate_positions = lap(&mut clock);
 
-        self.correct_positions(dt); //       projection, position_iterations times, then the
+        self.correct_positions(); //         projection, position_iterations times, then the
         //                                 emergency brake as each body is written back (§10)
         self.stats.timings.correct_positions = lap(&mut clock);
 
@@ -92,7 +92,7 @@ impl World {
     }
 
     /// One pass over the bodies for everything the contact phases read of them, so that each
-    /// 116-byte slot is loaded once: the proxies of the sweep, the [`Collider`]s of the narrow
+    /// 120-byte slot is loaded once: the proxies of the sweep, the [`Collider`]s of the narrow
     /// phase, the awake flags of the islands, and the contacts with the walls (§5, R-COL-6),
     /// which `collide_walls` appends after the body–body contacts.
     pub(super) fn gather_bodies(&mut self) {
@@ -312,7 +312,7 @@ impl World {
     /// brake. With the rule switches (R-LAB-1), no projection unless `position_correction`
     /// is `Projection` (Baumgarte's correction is a velocity, added in the solve), and no
     /// brake with `emergency_brake` off.
-    pub(super) fn correct_positions(&mut self, dt: f32) {
+    pub(super) fn correct_positions(&mut self) {
         // `positions` and `start_positions` were filled by `integrate_positions`, the
         // projection's contacts by `solve_velocities`.
         let projecting = self.config.position_correction == PositionCorrection::Projection;
@@ -344,30 +344,41 @@ impl World {
             max: brake_max,
             limit: self.config.max_wall_penetration,
         };
-        // A body the projection (or the brake) moves is not at rest, whatever its velocity
-        // (§11, see `update_sleep`): it moved farther than `sleep_linear_speed · dt`.
-        let still = self.config.sleep_linear_speed * dt;
-        let still_squared = still * still;
         let mut braked = 0;
-        let per_slot = self.slots.iter_mut().zip(&self.scratch.positions);
-        self.scratch.pushed.clear();
-        self.scratch.pushed.extend(per_slot.map(|(slot, &position)| {
+        for (slot, &position) in self.slots.iter_mut().zip(&self.scratch.positions) {
             let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) else {
-                return false;
+                continue;
             };
-            let integrated = body.position;
             body.position = position;
             braked += usize::from(brake.apply(body));
-            (body.position - integrated).length_squared() > still_squared
-        }));
+        }
+        // A body in a contact the projection left deeper than R-REST-2 lets an island fall
+        // asleep with (slop + 0.5 px) is not at rest (§11, deviation D9): wedged between
+        // neighbours, the projection may move it by less than the sleep threshold while it
+        // still overlaps. What the projection and the brake moved counts as motion through
+        // the position itself (D8). Only sleep reads the marks, so a world without
+        // sleeping skips the pass.
+        let deep = &mut self.scratch.deep;
+        if self.config.sleeping_enabled {
+            let limit = self.config.penetration_slop + DEEP_FOR_SLEEP;
+            let (positions, starts) = (&self.scratch.positions, &self.scratch.start_positions);
+            self.scratch.projection.mark_deep(positions, starts, limit, deep);
+        } else {
+            deep.clear();
+            deep.resize(self.slots.len(), false);
+        }
         self.stats.braked = braked;
     }
 }
 
+/// How much deeper than the slop a contact may be for its bodies to count as resting, px:
+/// the bound of R-REST-2 (§11, deviation D9).
+const DEEP_FOR_SLEEP: f32 = 0.5;
+
 /// A held body heads for its target: `v = (target − position)·rate` (§13, R-DRAG-1).
 pub(super) fn apply_drag(body: &mut Body, rate: f32) {
     if body.held {
-        body.velocity = (body.drag_target - body.position) * rate;
+        body.velocity = (body.anchor - body.position) * rate;
     }
 }
 

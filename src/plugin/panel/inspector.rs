@@ -7,6 +7,10 @@
 //! components ([`PhysicsMaterial`], `Transform`, [`LinearVelocity`], [`AngularVelocity`])
 //! exactly as game code would write them, so it takes effect on the next step, wakes the
 //! body's island, and a refused value is reported and put back like any other write.
+//!
+//! The figures are read [`REFRESH_SECONDS`] apart, not every frame: a number that changes
+//! every frame cannot be read anyway, and each changed text costs egui a fresh text layout
+//! (about half of the window's cost per frame, `benches/lab_windows.rs`).
 
 use bevy::ecs::system::SystemParam;
 use bevy::picking::pointer::{PointerAction, PointerButton, PointerId, PointerInput};
@@ -16,13 +20,17 @@ use bevy_egui::egui;
 
 use super::super::components::{AngularVelocity, Collider, LinearVelocity, PhysicsMaterial};
 use super::super::drag::PointerCapture;
-use super::super::physics_world::PhysicsWorld;
+use super::super::physics_world::{BodyContact, PhysicsWorld};
 use super::super::picking::HoveredBodies;
-use crate::physics::{Body, BodyKind, Shape};
+use crate::physics::{Body, BodyKind, Material, Shape};
 
 /// How far a pointer may move between press and release for a click, logical px: farther is
 /// a drag or a throw, which pins nothing.
 pub const CLICK_SLOP: f32 = 4.0;
+
+/// How often the inspector reads the body's figures again, s of the UI's clock (5 Hz). An
+/// edit shows at once.
+pub const REFRESH_SECONDS: f64 = 0.2;
 
 /// Which body the inspector shows.
 #[derive(Resource, Debug)]
@@ -33,11 +41,74 @@ pub struct BodyInspector {
     pub pick_on_click: bool,
     /// Bodies pressed on and where, per pointer, until the release.
     presses: HashMap<PointerId, (Entity, Vec2)>,
+    /// The figures shown, as last read.
+    shown: Option<Shown>,
 }
 
 impl Default for BodyInspector {
     fn default() -> Self {
-        Self { pinned: None, pick_on_click: true, presses: HashMap::default() }
+        Self { pinned: None, pick_on_click: true, presses: HashMap::default(), shown: None }
+    }
+}
+
+/// The figures the inspector shows of one body, read at `at` (the UI's clock, s).
+#[derive(Clone, Debug)]
+struct Shown {
+    entity: Entity,
+    at: f64,
+    title: String,
+    mass: String,
+    inertia: String,
+    material: Material,
+    position: Vec2,
+    angle: f32,
+    velocity: Vec2,
+    spin: f32,
+    island: String,
+    sleep: String,
+    held: &'static str,
+    contacts: Vec<BodyContact>,
+}
+
+impl Shown {
+    /// Reads the figures of `entity`'s `body` and components.
+    fn read(
+        entity: Entity,
+        at: f64,
+        physics: &PhysicsWorld,
+        body: &Body,
+        components: (&Transform, Vec2, f32, Material),
+    ) -> Self {
+        let (transform, velocity, spin, material) = components;
+        let world = physics.world();
+        let island = physics.handle(entity).and_then(|handle| world.island_size(handle));
+        let config = world.config();
+        Self {
+            entity,
+            at,
+            title: format!("{entity}  ·  {}  ·  {}", kind_name(body), shape_text(body.shape())),
+            mass: mass_text(body),
+            inertia: inertia_text(body),
+            material,
+            position: transform.translation.truncate(),
+            angle: transform.rotation.to_euler(EulerRot::XYZ).2,
+            velocity,
+            spin,
+            island: match (body.sleep_island().filter(|_| body.is_sleeping()), island) {
+                (Some(id), Some(n)) => format!("asleep, #{id}, {n} bodies"),
+                (None, Some(n)) => format!("awake, {n} bodies"),
+                _ => "none".to_string(),
+            },
+            sleep: if body.is_sleeping() {
+                "asleep".to_string()
+            } else if config.sleeping_enabled {
+                format!("{:.2} / {:.2} s at rest", body.rest_time(), config.time_to_sleep)
+            } else {
+                "sleeping off".to_string()
+            },
+            held: if body.is_held() { "by a pointer" } else { "no" },
+            contacts: physics.contacts_of(entity),
+        }
     }
 }
 
@@ -137,7 +208,7 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
     let physics = &*params.physics;
     let body =
         physics.handle(entity).and_then(|handle| Some((handle, physics.world().body(handle)?)));
-    let (Some((handle, body)), Ok((mut transform, mut velocity, mut spin, mut material))) =
+    let (Some((_, body)), Ok((mut transform, mut velocity, mut spin, mut material))) =
         (body, params.bodies.get_mut(entity))
     else {
         ui.label(format!("{entity} is not simulated (despawned or refused)."));
@@ -146,82 +217,79 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
         }
         return;
     };
-    let world = physics.world();
-    ui.label(format!("{entity}  ·  {}  ·  {}", kind_name(body), shape_text(body.shape())));
+    let now = ui.input(|i| i.time);
+    let stale = |s: &Shown| s.entity != entity || !(0.0..REFRESH_SECONDS).contains(&(now - s.at));
+    if params.inspector.shown.as_ref().is_none_or(stale) {
+        let components = (&*transform, velocity.0, spin.0, material.0);
+        params.inspector.shown = Some(Shown::read(entity, now, physics, body, components));
+    }
+    let Some(shown) = params.inspector.shown.as_mut() else { return };
+    ui.label(shown.title.as_str());
     egui::Grid::new("body_inspector_state").num_columns(2).striped(true).show(ui, |ui| {
         ui.label("Mass");
-        ui.monospace(mass_text(body));
+        ui.monospace(shown.mass.as_str());
         ui.end_row();
         ui.label("Inertia");
-        ui.monospace(inertia_text(body));
+        ui.monospace(shown.inertia.as_str());
         ui.end_row();
 
-        let mut m = material.0;
+        let m = &mut shown.material;
         ui.label("Material");
-        ui.horizontal(|ui| {
-            ui.add(egui::DragValue::new(&mut m.density).speed(0.01).prefix("ρ ").range(0.001..=1.0e4))
-                .on_hover_text("Density: mass per px², 0.001 to 10 000");
-            ui.add(egui::DragValue::new(&mut m.friction).speed(0.01).prefix("μ ").range(0.0..=2.0))
-                .on_hover_text("Friction coefficient, mixed as √(μ_A·μ_B) (§8)");
-            ui.add(egui::DragValue::new(&mut m.restitution).speed(0.01).prefix("e ").range(0.0..=1.0))
-                .on_hover_text("Restitution, mixed as max(e_A, e_B) (§7)");
-        });
-        if m != material.0 {
-            material.0 = m;
+        let edited = ui
+            .horizontal(|ui| {
+                let density = ui
+                    .add(egui::DragValue::new(&mut m.density).speed(0.01).prefix("ρ ").range(0.001..=1.0e4))
+                    .on_hover_text("Density: mass per px², 0.001 to 10 000");
+                let friction = ui
+                    .add(egui::DragValue::new(&mut m.friction).speed(0.01).prefix("μ ").range(0.0..=2.0))
+                    .on_hover_text("Friction coefficient, mixed as √(μ_A·μ_B) (§8)");
+                let restitution = ui
+                    .add(egui::DragValue::new(&mut m.restitution).speed(0.01).prefix("e ").range(0.0..=1.0))
+                    .on_hover_text("Restitution, mixed as max(e_A, e_B) (§7)");
+                density.changed() || friction.changed() || restitution.changed()
+            })
+            .inner;
+        if edited {
+            material.0 = *m;
         }
         ui.end_row();
 
-        let mut position = transform.translation.truncate();
         ui.label("Position");
-        if vector_ui(ui, &mut position, "px", 1.0) {
-            transform.translation = position.extend(transform.translation.z);
+        if vector_ui(ui, &mut shown.position, "px", 1.0) {
+            transform.translation = shown.position.extend(transform.translation.z);
         }
         ui.end_row();
         ui.label("Angle");
-        ui.monospace(format!("{:.3} rad", transform.rotation.to_euler(EulerRot::XYZ).2));
+        ui.monospace(format!("{:.3} rad", shown.angle));
         ui.end_row();
 
-        let mut v = velocity.0;
         ui.label("Velocity");
-        if vector_ui(ui, &mut v, "px/s", 5.0) {
-            velocity.0 = v;
+        if vector_ui(ui, &mut shown.velocity, "px/s", 5.0) {
+            velocity.0 = shown.velocity;
         }
         ui.end_row();
         ui.label("Speed");
-        ui.monospace(format!("{:.2} px/s", v.length()));
+        ui.monospace(format!("{:.2} px/s", shown.velocity.length()));
         ui.end_row();
-        let mut w = spin.0;
         ui.label("Spin");
-        if ui.add(number(&mut w, "rad/s", 0.05)).changed() {
-            spin.0 = w;
+        if ui.add(number(&mut shown.spin, "rad/s", 0.05)).changed() {
+            spin.0 = shown.spin;
         }
         ui.end_row();
 
         ui.label("Island");
-        let size = world.island_size(handle);
-        ui.monospace(match (body.sleep_island().filter(|_| body.is_sleeping()), size) {
-            (Some(id), Some(n)) => format!("asleep, #{id}, {n} bodies"),
-            (None, Some(n)) => format!("awake, {n} bodies"),
-            _ => "none".to_string(),
-        });
+        ui.monospace(shown.island.as_str());
         ui.end_row();
         ui.label("Sleep timer");
-        let config = world.config();
-        ui.monospace(if body.is_sleeping() {
-            "asleep".to_string()
-        } else if config.sleeping_enabled {
-            format!("{:.2} / {:.2} s at rest", body.rest_time(), config.time_to_sleep)
-        } else {
-            "sleeping off".to_string()
-        })
+        ui.monospace(shown.sleep.as_str())
         .on_hover_text("Time below the sleep thresholds; the island sleeps when all its bodies reach time_to_sleep (§11)");
         ui.end_row();
         ui.label("Held");
-        ui.monospace(if body.is_held() { "by a pointer" } else { "no" });
+        ui.monospace(shown.held);
         ui.end_row();
     });
     ui.separator();
-    let contacts = physics.contacts_of(entity);
+    let contacts = &shown.contacts;
     ui.label(format!("Contacts of the last step: {}", contacts.len()));
     if contacts.is_empty() {
         return;

@@ -5,21 +5,29 @@
 //! pass over the bodies), so the history stops when the simulation pauses and goes on where
 //! it stopped. The window draws at most [`MAX_POINTS_PER_LINE`] points per line, however long
 //! the history: the cost per frame does not grow with the body count.
+//!
+//! The lines are rebuilt from the history [`REFRESH_SECONDS`] apart, not every frame: between
+//! two rebuilds the plots' bounds and tick labels stay the same, so egui lays out no new text
+//! (most of the window's cost per frame, `benches/lab_windows.rs`), only draws again.
 
 use std::collections::VecDeque;
 
 use bevy::math::DVec2;
 use bevy::prelude::*;
 use bevy_egui::egui;
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Legend, Line, Plot, PlotPoint, PlotPoints};
 
 use super::super::physics_world::PhysicsWorld;
 use crate::physics::World;
 
-/// Points drawn per line at most, each the largest value of its stretch of the history, so
-/// a one-step spike of the step time still shows. Fewer points cost less to lay out and
-/// tessellate every frame (`benches/lab_windows.rs`).
+/// Points drawn per line at most. The step times and the bodies awake draw the largest value
+/// of each stretch of the history, so a one-step spike still shows; energy and momentum draw
+/// one sample per stretch. Fewer points cost less to tessellate every frame
+/// (`benches/lab_windows.rs`).
 pub const MAX_POINTS_PER_LINE: usize = 100;
+
+/// How often the drawn lines are rebuilt from the history, s of the UI's clock (5 Hz).
+pub const REFRESH_SECONDS: f64 = 0.2;
 
 /// The power of 1000 that brings the largest `|value|` of a series below 10 000, and its
 /// label: a pile's potential energy is some 10¹⁰ mass·px²/s², a ball's kinetic energy 10⁵.
@@ -76,7 +84,9 @@ impl PlotSample {
             if gravity.y > 0.0 { f64::from(max.y) } else { f64::from(min.y) },
         );
         let (mut kinetic, mut potential, mut momentum) = (0.0, 0.0, DVec2::ZERO);
-        for (_, body) in world.bodies().filter(|(_, b)| b.inverse_mass() > 0.0) {
+        // Summed in storage order: the sum does not depend on it beyond rounding, and a
+        // pass in handle order costs several times more once the world has sorted itself.
+        for (_, body) in world.bodies_in_storage_order().filter(|(_, b)| b.inverse_mass() > 0.0) {
             let mass = f64::from(body.mass());
             kinetic += f64::from(body.kinetic_energy());
             potential -= mass * gravity.dot(body.position().as_dvec2() - lowest);
@@ -119,11 +129,79 @@ pub struct PhysicsPlots {
     /// The step count of the last sample: a world that went back (reset, rewound) starts a
     /// new history.
     last_step: Option<u64>,
+    /// The lines as last rebuilt.
+    view: Option<PlotView>,
 }
 
 impl Default for PhysicsPlots {
     fn default() -> Self {
-        Self { open: false, history_seconds: 10.0, samples: VecDeque::new(), last_step: None }
+        Self {
+            open: false,
+            history_seconds: 10.0,
+            samples: VecDeque::new(),
+            last_step: None,
+            view: None,
+        }
+    }
+}
+
+/// The drawn lines, rebuilt from the history at `at` (the UI's clock, s).
+#[derive(Debug)]
+struct PlotView {
+    at: f64,
+    heading: String,
+    energy_title: String,
+    momentum_title: String,
+    /// kinetic, potential, total (scaled by the energy unit)
+    energy: [Vec<PlotPoint>; 3],
+    /// p_x, p_y (scaled by the momentum unit)
+    momentum: [Vec<PlotPoint>; 2],
+    awake: Vec<PlotPoint>,
+    /// broad, narrow, solve, project, sleep, total
+    phases: [Vec<PlotPoint>; 6],
+}
+
+impl PlotView {
+    /// The lines of `samples` (not empty).
+    fn build(samples: &VecDeque<PlotSample>, at: f64) -> Self {
+        let span = match (samples.front(), samples.back()) {
+            (Some(first), Some(last)) => last.time - first.time,
+            _ => 0.0,
+        };
+        let largest = |value: fn(&PlotSample) -> f64| {
+            samples.iter().map(|s| value(s).abs()).fold(0.0, f64::max)
+        };
+        let (energy, energy_prefix) =
+            unit_for(largest(PlotSample::total_energy).max(largest(|s| s.kinetic)));
+        let (momentum, momentum_prefix) =
+            unit_for(largest(|s| s.momentum.x).max(largest(|s| s.momentum.y)));
+        let phase = |f: fn(&PhaseMillis) -> f32| peaks(samples, move |s| f64::from(f(&s.phases)));
+        Self {
+            at,
+            heading: format!("last {span:.1} s, {} steps", samples.len()),
+            energy_title: format!(
+                "Energy ({energy_prefix}mass·px²/s²): kinetic, potential above the floor, total"
+            ),
+            momentum_title: format!("Linear momentum Σm·v ({momentum_prefix}mass·px/s, y down)"),
+            energy: [
+                series(samples, |s| s.kinetic / energy),
+                series(samples, |s| s.potential / energy),
+                series(samples, |s| s.total_energy() / energy),
+            ],
+            momentum: [
+                series(samples, |s| s.momentum.x / momentum),
+                series(samples, |s| s.momentum.y / momentum),
+            ],
+            awake: peaks(samples, |s| f64::from(s.awake)),
+            phases: [
+                phase(|m| m.broad),
+                phase(|m| m.narrow),
+                phase(|m| m.solve),
+                phase(|m| m.project),
+                phase(|m| m.sleep),
+                phase(|m| m.total),
+            ],
+        }
     }
 }
 
@@ -142,6 +220,7 @@ impl PhysicsPlots {
     pub fn clear(&mut self) {
         self.samples.clear();
         self.last_step = None;
+        self.view = None;
     }
 
     /// Takes a sample of `world` after a step that lasted `dt` s.
@@ -190,34 +269,65 @@ pub fn show_physics_plots(ctx: &egui::Context, plots: &mut PhysicsPlots, top: f3
     if open != plots.open {
         plots.open = open;
     }
+    if !plots.open {
+        plots.view = None;
+    }
 }
 
-/// One series of the history: `value` of every `stride`-th sample against its time.
-fn series(
-    samples: &VecDeque<PlotSample>,
-    value: impl Fn(&PlotSample) -> f64,
-) -> PlotPoints<'static> {
-    let stride = samples.len().div_ceil(MAX_POINTS_PER_LINE).max(1);
-    samples.iter().step_by(stride).map(|s| [s.time, value(s)]).collect()
+/// The stretch of samples one drawn point stands for.
+fn stride(samples: &VecDeque<PlotSample>) -> usize {
+    samples.len().div_ceil(MAX_POINTS_PER_LINE).max(1)
+}
+
+/// One series of the history: `value` of the first sample of each stretch against its time.
+fn series(samples: &VecDeque<PlotSample>, value: impl Fn(&PlotSample) -> f64) -> Vec<PlotPoint> {
+    samples.iter().step_by(stride(samples)).map(|s| PlotPoint::new(s.time, value(s))).collect()
+}
+
+/// One series of the history: the largest `value` of each stretch, at the stretch's first
+/// time, so a spike of one step still shows.
+fn peaks(samples: &VecDeque<PlotSample>, value: impl Fn(&PlotSample) -> f64) -> Vec<PlotPoint> {
+    let stride = stride(samples);
+    let mut points = Vec::with_capacity(MAX_POINTS_PER_LINE);
+    let mut stretch = samples.iter();
+    while let Some(first) = stretch.next() {
+        let rest = stretch.by_ref().take(stride - 1);
+        points.push(PlotPoint::new(first.time, rest.map(&value).fold(value(first), f64::max)));
+    }
+    points
+}
+
+/// A line of `points`.
+fn line<'a>(name: &str, points: &'a [PlotPoint]) -> Line<'a> {
+    Line::new(name, PlotPoints::Borrowed(points))
 }
 
 /// Draws the plots: energy, momentum, bodies awake, step time per phase.
 pub fn physics_plots_ui(ui: &mut egui::Ui, plots: &mut PhysicsPlots) {
-    let (Some(first), Some(latest)) = (plots.samples.front(), plots.samples.back()) else {
+    if plots.samples.is_empty() {
         ui.label("No steps recorded yet: the plots fill while the simulation runs.");
         return;
-    };
-    let span = latest.time - first.time;
-    ui.horizontal(|ui| {
-        ui.label(format!("last {span:.1} s, {} steps", plots.samples.len()));
-        if ui.small_button("Clear").on_hover_text("Forget the history").clicked() {
-            plots.clear();
-        }
-    });
-    let samples = &plots.samples;
-    if samples.is_empty() {
-        return;
     }
+    let now = ui.input(|i| i.time);
+    let stale = |v: &PlotView| !(0.0..REFRESH_SECONDS).contains(&(now - v.at));
+    if plots.view.as_ref().is_none_or(stale) {
+        plots.view = Some(PlotView::build(&plots.samples, now));
+    }
+    let mut clear = false;
+    if let Some(view) = &plots.view {
+        ui.horizontal(|ui| {
+            ui.label(view.heading.as_str());
+            clear = ui.small_button("Clear").on_hover_text("Forget the history").clicked();
+        });
+        draw_view(ui, view);
+    }
+    if clear {
+        plots.clear();
+    }
+}
+
+/// Draws the four plots of `view`.
+fn draw_view(ui: &mut egui::Ui, view: &PlotView) {
     let height = 120.0;
     // The four share their time axis (linked); only the last one labels it.
     let plot = |id: &str, label: &str, last: bool| {
@@ -229,33 +339,25 @@ pub fn physics_plots_ui(ui: &mut egui::Ui, plots: &mut PhysicsPlots) {
             .link_axis("bevy_sandbox_physics_plots_time", [true, false]);
         if last { plot.x_axis_label("t (s)") } else { plot.show_axes([false, true]) }
     };
-    let largest =
-        |value: fn(&PlotSample) -> f64| samples.iter().map(|s| value(s).abs()).fold(0.0, f64::max);
-    let (energy, prefix) = unit_for(largest(PlotSample::total_energy).max(largest(|s| s.kinetic)));
-    ui.strong(format!("Energy ({prefix}mass·px²/s²): kinetic, potential above the floor, total"));
+    ui.strong(view.energy_title.as_str());
     plot("physics_plot_energy", "E", false).show(ui, |p| {
-        p.line(Line::new("kinetic", series(samples, |s| s.kinetic / energy)));
-        p.line(Line::new("potential", series(samples, |s| s.potential / energy)));
-        p.line(Line::new("total", series(samples, |s| s.total_energy() / energy)));
+        for (name, points) in ["kinetic", "potential", "total"].into_iter().zip(&view.energy) {
+            p.line(line(name, points));
+        }
     });
-    let (momentum, prefix) = unit_for(largest(|s| s.momentum.x).max(largest(|s| s.momentum.y)));
-    ui.strong(format!("Linear momentum Σm·v ({prefix}mass·px/s, y down)"));
+    ui.strong(view.momentum_title.as_str());
     plot("physics_plot_momentum", "p", false).show(ui, |p| {
-        p.line(Line::new("p_x", series(samples, |s| s.momentum.x / momentum)));
-        p.line(Line::new("p_y", series(samples, |s| s.momentum.y / momentum)));
+        for (name, points) in ["p_x", "p_y"].into_iter().zip(&view.momentum) {
+            p.line(line(name, points));
+        }
     });
     ui.strong("Bodies awake");
-    plot("physics_plot_awake", "n", false).show(ui, |p| {
-        p.line(Line::new("awake", series(samples, |s| f64::from(s.awake))));
-    });
+    plot("physics_plot_awake", "n", false).show(ui, |p| p.line(line("awake", &view.awake)));
     ui.strong("Step time per phase (ms)");
     plot("physics_plot_phases", "ms", true).show(ui, |p| {
-        let phase = |f: fn(&PhaseMillis) -> f32| series(samples, move |s| f64::from(f(&s.phases)));
-        p.line(Line::new("broad", phase(|m| m.broad)));
-        p.line(Line::new("narrow", phase(|m| m.narrow)));
-        p.line(Line::new("solve", phase(|m| m.solve)));
-        p.line(Line::new("project", phase(|m| m.project)));
-        p.line(Line::new("sleep", phase(|m| m.sleep)));
-        p.line(Line::new("total", phase(|m| m.total)));
+        let names = ["broad", "narrow", "solve", "project", "sleep", "total"];
+        for (name, points) in names.into_iter().zip(&view.phases) {
+            p.line(line(name, points));
+        }
     });
 }
