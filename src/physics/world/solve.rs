@@ -90,7 +90,12 @@ impl World {
             self.config.accumulated_clamping,
         );
         // An island whose bounces or warm start raised its energy is solved again (D1, D10).
-        if (bounces || warm_started > 0) && self.find_gains(dt) && self.pardon_kinematic_pushes() {
+        // (Without bounces, only a weightless world has anything to look for: D10.)
+        let weightless = !self.gravity_enabled || self.config.gravity == Vec2::ZERO;
+        if (bounces || (warm_started > 0 && weightless))
+            && self.find_gains(dt)
+            && self.pardon_kinematic_pushes()
+        {
             self.solve_again(dt);
         }
         // The solved velocities are written back to the bodies by `integrate_positions`, in
