@@ -45,7 +45,10 @@ wasm="$CARGO_TARGET_DIR/$target/release/examples/sandbox.wasm"
 
 rm -rf "$out"
 mkdir -p "$out"
-"$bindgen" --target web --no-typescript --out-dir "$out" --out-name sandbox "$wasm"
+# Without the function names (17 of 62 MB; a panic's message still says where) and the
+# producers section.
+"$bindgen" --target web --no-typescript --remove-name-section --remove-producers-section \
+    --out-dir "$out" --out-name sandbox "$wasm"
 cp web/index.html "$out/"
 # The sandbox reads no asset files at run time (its presets and shipped scenes are compiled
 # in), so the folder is complete: index.html, sandbox.js, sandbox_bg.wasm.
