@@ -39,6 +39,8 @@ fn the_core_exports_exactly_its_listed_api() {
         "CollisionLayers",
         "Material",
         "Shape",
+        "PhaseClock",
+        "set_phase_clock",
         "BodyOrWall",
         "Manifold",
         "Wall",

@@ -9,6 +9,11 @@
 //! `bevy_sandbox_physics/last_scene`). The walls follow the window: a file is loaded with its
 //! floor on the window's floor, centred between the walls, and a file larger than the window
 //! is refused, saying which body does not fit.
+//!
+//! In a browser (wasm32) there is no file system: the shipped scenes are compiled in, saving
+//! keeps the file in the page under its name (F9 loads it back) and offers it as a download,
+//! and a file of your own is loaded with the page's "Open scene file" button. Nothing is
+//! remembered across visits.
 
 use std::path::PathBuf;
 
@@ -31,6 +36,9 @@ pub struct SceneFiles {
     request: Option<FileRequest>,
     /// The scene files shipped in `assets/scenes/`: name and path.
     shipped: Vec<(String, String)>,
+    /// In a browser: the files saved or opened in this page, by name, as RON.
+    #[cfg(target_arch = "wasm32")]
+    in_page: std::collections::HashMap<String, String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,11 +56,30 @@ impl Default for SceneFiles {
             status: None,
             request: None,
             shipped: shipped_scenes(),
+            #[cfg(target_arch = "wasm32")]
+            in_page: Default::default(),
         }
     }
 }
 
+/// The shipped scene files compiled in for the browser: name and RON.
+#[cfg(target_arch = "wasm32")]
+const EMBEDDED: [(&str, &str); 5] = [
+    ("material_balls", include_str!("../../assets/scenes/material_balls.ron")),
+    ("mixed_60", include_str!("../../assets/scenes/mixed_60.ron")),
+    ("pyramid_20", include_str!("../../assets/scenes/pyramid_20.ron")),
+    ("rain_400", include_str!("../../assets/scenes/rain_400.ron")),
+    ("tower_12", include_str!("../../assets/scenes/tower_12.ron")),
+];
+
+/// In a browser the shipped files are the compiled-in ones, each under its own name.
+#[cfg(target_arch = "wasm32")]
+fn shipped_scenes() -> Vec<(String, String)> {
+    EMBEDDED.iter().map(|(name, _)| (name.to_string(), format!("{name}.ron"))).collect()
+}
+
 /// The files in the crate's `assets/scenes/`, by name.
+#[cfg(not(target_arch = "wasm32"))]
 fn shipped_scenes() -> Vec<(String, String)> {
     let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/scenes");
     let mut files: Vec<(String, String)> = std::fs::read_dir(&folder)
@@ -95,6 +122,18 @@ pub struct FilesPlugin;
 impl Plugin for FilesPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<SceneFiles>().add_systems(Update, (file_keys, save_or_load).chain());
+        #[cfg(target_arch = "wasm32")]
+        app.add_systems(Update, take_upload.before(save_or_load));
+    }
+}
+
+/// A file opened with the page's button: kept in the page under its name, then loaded.
+#[cfg(target_arch = "wasm32")]
+fn take_upload(mut files: ResMut<SceneFiles>) {
+    if let Some((name, text)) = crate::web::take_upload() {
+        files.in_page.insert(name.clone(), text);
+        files.path = name;
+        files.request = Some(FileRequest::Load);
     }
 }
 
@@ -146,10 +185,10 @@ fn save_or_load(
     let path = files.path.clone();
     match request {
         FileRequest::Save => {
-            let saved = physics.scene_file().save(&path);
+            let saved = files.save(&physics.scene_file(), &path);
             files.report(&path, saved.map(|()| physics.len()), "saved");
         }
-        FileRequest::Load => match SceneFile::load(&path) {
+        FileRequest::Load => match files.read(&path) {
             Ok(file) => {
                 let file = fit_to_walls(file, physics.mapping().rect_to_core(bounds.0));
                 // `load_scene` builds the file's world once, and says why if it refuses it.
@@ -164,6 +203,44 @@ fn save_or_load(
 }
 
 impl SceneFiles {
+    /// Writes `file` to `path`.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn save(&mut self, file: &SceneFile, path: &str) -> Result<(), SceneError> {
+        file.save(path)
+    }
+
+    /// Reads the scene file at `path`.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn read(&self, path: &str) -> Result<SceneFile, SceneError> {
+        SceneFile::load(path)
+    }
+
+    /// In a browser: keeps `file` in the page under `path` and offers it as a download.
+    #[cfg(target_arch = "wasm32")]
+    fn save(&mut self, file: &SceneFile, path: &str) -> Result<(), SceneError> {
+        let text = file.to_ron();
+        let name = path.rsplit('/').next().unwrap_or(path);
+        crate::web::download(name, &text).map_err(SceneError::Io)?;
+        self.in_page.insert(path.to_string(), text);
+        Ok(())
+    }
+
+    /// In a browser: a file saved or opened in this page, else a shipped one, by name.
+    #[cfg(target_arch = "wasm32")]
+    fn read(&self, path: &str) -> Result<SceneFile, SceneError> {
+        let shipped = || {
+            let name = path.strip_suffix(".ron").unwrap_or(path);
+            EMBEDDED.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
+        };
+        match self.in_page.get(path).map(String::as_str).or_else(shipped) {
+            Some(text) => SceneFile::from_ron(text),
+            None => Err(SceneError::Io(format!(
+                "no file {path} in this page: a browser page cannot read your disk; open it \
+                 with the page's \"Open scene file\" button, or save one first (F5)"
+            ))),
+        }
+    }
+
     /// Shows (and logs) the outcome of saving or loading `count` bodies at `path`.
     fn report(&mut self, path: &str, outcome: Result<usize, SceneError>, done: &str) {
         self.status = Some(match outcome {
@@ -185,6 +262,8 @@ impl SceneFiles {
 /// The palette's "Scene file" row: the path, Save and Load, the last outcome.
 pub fn file_ui(ui: &mut egui::Ui, files: &mut SceneFiles) {
     ui.strong("Scene file");
+    #[cfg(target_arch = "wasm32")]
+    ui.small("In the browser: Save downloads the file, open your own with the page's button.");
     ui.horizontal(|ui| {
         ui.add(egui::TextEdit::singleline(&mut files.path).desired_width(110.0))
             .on_hover_text("RON file with the whole world: bounds, walls, config, every body");

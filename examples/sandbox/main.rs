@@ -22,9 +22,9 @@
 //!
 //! | input | action |
 //! |---|---|
-//! | left click on empty space | spawn the palette's body (shape, size, material) |
+//! | left click (or a touch) on empty space | spawn the palette's body (shape, size, material) |
 //! | Shift + left click / drag | spawn even onto bodies, into the middle of a pile / paint |
-//! | left drag on a body | drag it; release while moving to throw it |
+//! | left drag (or a finger) on a body | drag it; release while moving to throw it |
 //! | right click, or Delete / Backspace | delete the body under the pointer |
 //! | Space | pause / resume (paused, a dragged body moves directly) |
 //! | N | single step (pauses first) |
@@ -55,6 +55,8 @@ mod lab;
 mod look;
 mod presets;
 mod tools;
+#[cfg(target_arch = "wasm32")]
+mod web;
 
 use std::process::ExitCode;
 
@@ -105,15 +107,15 @@ fn parse_options(mut args: impl Iterator<Item = String>) -> Result<Options, Stri
 }
 
 fn main() -> ExitCode {
-    let options = match parse_options(std::env::args().skip(1)) {
+    let options = match parse_options(command_line().into_iter()) {
         Ok(options) => options,
         Err(message) => {
-            eprintln!("{message}");
+            say_error(&message);
             return ExitCode::from(2);
         }
     };
     if let Err(message) = options.dev.prepare() {
-        eprintln!("{message}");
+        say_error(&message);
         return ExitCode::from(2);
     }
 
@@ -126,6 +128,11 @@ fn main() -> ExitCode {
         title: title.to_string(),
         resolution: WindowResolution::new(width, height),
         present_mode: if measured { PresentMode::AutoNoVsync } else { PresentMode::AutoVsync },
+        // In a browser the canvas fills its parent (the page, `web/index.html`) and follows its
+        // size, and the page does not scroll or open menus on the sandbox's keys and clicks.
+        canvas: cfg!(target_arch = "wasm32").then(|| "#sandbox".to_string()),
+        fit_canvas_to_parent: cfg!(target_arch = "wasm32"),
+        prevent_default_event_handling: true,
         ..default()
     };
 
@@ -158,7 +165,7 @@ fn main() -> ExitCode {
         }
         None => {
             app.add_systems(Update, load_first_scene);
-            if options.size.is_none() {
+            if options.size.is_none() && cfg!(not(target_arch = "wasm32")) {
                 app.add_systems(Update, fit_window_to_monitor);
             }
         }
@@ -167,6 +174,38 @@ fn main() -> ExitCode {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
     }
+}
+
+/// The command line: natively the process's arguments; in a browser the page's URL query,
+/// each `name=value` as `--name value` and a bare `name` as `--name`
+/// (`index.html?bench=1000&seconds=10` is `--bench 1000 --seconds 10`).
+fn command_line() -> Vec<String> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::env::args().skip(1).collect();
+    #[cfg(target_arch = "wasm32")]
+    query_as_arguments(&web::url_query())
+}
+
+/// Prints an error for the user: on stderr, or in a browser on its console (where the page's
+/// test reads it).
+fn say_error(message: &str) {
+    #[cfg(not(target_arch = "wasm32"))]
+    eprintln!("{message}");
+    #[cfg(target_arch = "wasm32")]
+    web::console_error(message);
+}
+
+/// `a=1&b` as `--a 1 --b` (the URL query without its `?`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn query_as_arguments(query: &str) -> Vec<String> {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let mut args = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').map_or((pair, None), |(n, v)| (n, Some(v)));
+        args.push(format!("--{name}"));
+        args.extend(value.map(str::to_string));
+    }
+    args
 }
 
 /// Shrinks the window once to fit the primary monitor (with room for the desktop's bars),
@@ -222,6 +261,8 @@ mod tests {
             (options.size, options.dev.bench, options.dev.seconds),
             (Some((800, 600)), Some(500), 5.0)
         );
+        assert_eq!(query_as_arguments("?bench=1000&lab"), ["--bench", "1000", "--lab"]);
+        assert_eq!(query_as_arguments(""), Vec::<String>::new());
         for bad in [&["--size", "800"][..], &["--bench", "-3"], &["--seconds"], &["--fast"]] {
             assert!(parse(bad).is_err(), "{bad:?} accepted");
         }

@@ -3,6 +3,7 @@
 //! The palette is an egui window anchored at the top right, below the bar (`bar.rs`); like
 //! every window of the sandbox it floats over the world.
 
+use bevy::input::touch::Touches;
 use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -136,7 +137,7 @@ impl Plugin for ToolsPlugin {
                 PreUpdate,
                 shift_spawns_instead_of_grabbing.in_set(BodyPickingSystems::Capture),
             )
-            .add_systems(Update, (keyboard, pointer_tools, run_actions).chain())
+            .add_systems(Update, (keyboard, pointer_tools, touch_spawns, run_actions).chain())
             .add_systems(bevy_egui::EguiPrimaryContextPass, palette_ui);
     }
 }
@@ -271,6 +272,33 @@ fn pointer_tools(
         && let Some(entity) = hovered
     {
         commands.entity(entity).try_despawn();
+    }
+}
+
+/// A finger put down on empty space spawns the palette's body, as a left click does (a
+/// touch screen, in the browser or natively); on a body it grabs it (the picking backend).
+#[expect(clippy::too_many_arguments, reason = "one binding per resource")]
+fn touch_spawns(
+    touches: Res<Touches>,
+    cameras: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
+    focus: Res<EguiFocus>,
+    hovered: HoveredBodies,
+    bounds: Res<PhysicsBounds>,
+    palette: Res<Palette>,
+    mut commands: Commands,
+) {
+    let Some((camera, transform)) = cameras.iter().next() else { return };
+    if focus.pointer {
+        return;
+    }
+    let half = palette.collider().shape().half_size();
+    for touch in touches.iter_just_pressed() {
+        let Ok(at) = camera.viewport_to_world_2d(transform, touch.position()) else { continue };
+        let inside = Rect::from_center_half_size(at, half);
+        let fits = bounds.contains(inside.min) && bounds.contains(inside.max);
+        if fits && hovered.get(&PointerId::Touch(touch.id())).is_none() {
+            commands.spawn(palette.body_at(at));
+        }
     }
 }
 

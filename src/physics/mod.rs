@@ -52,6 +52,7 @@
 //! ```
 
 mod body;
+mod clock;
 mod collision;
 mod config;
 mod math;
@@ -66,6 +67,7 @@ mod velocity_tracker;
 mod world;
 
 pub use body::{Body, BodyDesc, BodyHandle, BodyKind, CollisionLayers, Material, Shape};
+pub use clock::{PhaseClock, set_phase_clock};
 pub use collision::{BodyOrWall, Manifold, Wall, WallId, collide};
 pub use config::{
     ConfigError, FieldError, MAX_BODY_SIZE, MIN_BODY_SIZE, Parameter, ParameterGroup,

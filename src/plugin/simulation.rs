@@ -69,8 +69,22 @@ impl PhysicsSimulationPlugin {
     }
 }
 
+/// Seconds since the first reading, from Bevy's platform clock (on the web:
+/// `performance.now()` through `web-time`); the core's phase clock on wasm32 (R-WEB-1).
+#[cfg(target_arch = "wasm32")]
+fn web_clock_seconds() -> f64 {
+    use bevy::platform::time::Instant;
+    use std::sync::OnceLock;
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    EPOCH.get_or_init(Instant::now).elapsed().as_secs_f64()
+}
+
 impl Plugin for PhysicsSimulationPlugin {
     fn build(&self, app: &mut App) {
+        // The core times its phases with std's `Instant`, which panics in a browser; there it
+        // reads Bevy's web clock (`performance.now()`) instead, so the step-time plot works.
+        #[cfg(target_arch = "wasm32")]
+        crate::physics::set_phase_clock(web_clock_seconds);
         let mut config =
             app.world().get_resource::<PhysicsConfig>().cloned().unwrap_or(self.config.clone());
         let (world, bounds) = self.build_world(&mut config);

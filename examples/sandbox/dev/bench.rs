@@ -10,9 +10,14 @@
 //!
 //! It spawns exactly the bodies asked for or fails with a message saying how many fit. With
 //! `--lab` the lab, the plots and the inspector (of one body) are open while it measures.
+//!
+//! In a browser (`index.html?bench=1000`) the lines go to the console, where `web/test.py`
+//! reads them, and the page stops after them.
 
 use bevy::app::AppExit;
 use bevy::ecs::system::SystemParam;
+// `std::time::Instant` panics in a browser; Bevy's works everywhere (std's natively).
+use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy_sandbox_physics::plugin::{BodyInspector, PhysicsPlots};
 use bevy_sandbox_physics::prelude::*;
@@ -41,10 +46,10 @@ pub struct Bench {
     resting: Vec<f64>,
     awake: Vec<usize>,
     /// Start of this frame's main schedules, and their durations in ms.
-    main_start: Option<std::time::Instant>,
+    main_start: Option<Instant>,
     main: Vec<f64>,
     /// Start of this frame's fixed loop, and the time of the fixed loops (physics) in ms.
-    fixed_start: Option<std::time::Instant>,
+    fixed_start: Option<Instant>,
     fixed: f64,
     /// The time of everything but the fixed loop, per frame, ms.
     other: Vec<f64>,
@@ -52,6 +57,9 @@ pub struct Bench {
     first_step: Option<u64>,
     /// Sum of the fixed loops' time, ms.
     fixed_total: f64,
+    /// The core's own time for the last step of each measured frame
+    /// (`stats().timings.total`), ms.
+    core_step: Vec<f64>,
 }
 
 impl Bench {
@@ -73,6 +81,7 @@ impl Bench {
             other: Vec::new(),
             first_step: None,
             fixed_total: 0.0,
+            core_step: Vec::new(),
         }
     }
 }
@@ -124,18 +133,26 @@ fn summary(frame_times: &mut [f64]) -> String {
 }
 
 fn start_main_timer(mut bench: ResMut<Bench>) {
-    bench.main_start = Some(std::time::Instant::now());
+    bench.main_start = Some(Instant::now());
     bench.fixed = 0.0;
 }
 
 fn start_fixed_timer(mut bench: ResMut<Bench>) {
-    bench.fixed_start = Some(std::time::Instant::now());
+    bench.fixed_start = Some(Instant::now());
 }
 
 fn stop_fixed_timer(mut bench: ResMut<Bench>) {
     if let Some(start) = bench.fixed_start.take() {
         bench.fixed += start.elapsed().as_secs_f64() * 1000.0;
     }
+}
+
+/// One line of the report: on stdout, or in a browser on its console.
+fn say(line: &str) {
+    #[cfg(not(target_arch = "wasm32"))]
+    println!("{line}");
+    #[cfg(target_arch = "wasm32")]
+    crate::web::console_log(line);
 }
 
 /// The lab's windows, opened by `--lab`.
@@ -166,12 +183,12 @@ fn measure(
         let spawned = windows.bodies.iter().count();
         if spawned != bench.bodies {
             let (min, max) = physics.world().bounds();
-            eprintln!(
+            crate::say_error(&format!(
                 "bench: only {spawned} of {} bodies fit in this world of {} px (bodies ≥ 24 px \
                  on a grid); ask for at most {spawned}",
                 bench.bodies,
                 max - min,
-            );
+            ));
             exit.write(AppExit::error());
             return;
         }
@@ -194,6 +211,8 @@ fn measure(
         bench.resting.push(dt);
     }
     bench.awake.push(awake);
+    let core_step = physics.world().stats().timings.total.as_secs_f64() * 1000.0;
+    bench.core_step.push(core_step);
     if let Some(start) = bench.main_start {
         let main = start.elapsed().as_secs_f64() * 1000.0;
         let other = main - bench.fixed;
@@ -210,31 +229,35 @@ fn measure(
         let bench = &mut *bench;
         let awake_mean = bench.awake.iter().sum::<usize>() / bench.awake.len().max(1);
         let (min, max) = physics.world().bounds();
-        println!("bench: {} bodies in a world of {}", physics.len(), max - min);
+        say(&format!("bench: {} bodies in a world of {}", physics.len(), max - min));
         if bench.lab {
-            println!("bench: with the lab, the plots and the inspector open");
+            say(&format!("bench: with the lab, the plots and the inspector open"));
         }
-        println!("bench: falling (first {FALLING} s): {}", summary(&mut bench.falling));
-        println!("bench: after that: {}", summary(&mut bench.resting));
-        println!("bench: mean awake bodies {awake_mean}, now {awake}");
+        say(&format!("bench: falling (first {FALLING} s): {}", summary(&mut bench.falling)));
+        say(&format!("bench: after that: {}", summary(&mut bench.resting)));
+        say(&format!("bench: mean awake bodies {awake_mean}, now {awake}"));
         let steps = physics.step_count().saturating_sub(first_step).max(1);
         let step_ms = bench.fixed_total / steps as f64;
         let (other_mean, other_p95) = mean_and_p95(&mut bench.other);
         let (main_mean, _) = mean_and_p95(&mut bench.main);
-        println!(
+        say(&format!(
             "bench: main schedules (everything but the renderer): mean {main_mean:.2} ms per frame"
-        );
-        println!(
+        ));
+        say(&format!(
             "bench:   fixed loop (physics, all plugin systems): {step_ms:.2} ms per step, {steps} steps"
-        );
-        println!(
+        ));
+        say(&format!(
             "bench:   the rest (input, picking, drawing state, transforms, egui): mean {other_mean:.2} ms, p95 {other_p95:.2} ms per frame"
-        );
+        ));
+        let (core_mean, core_p95) = mean_and_p95(&mut bench.core_step);
+        say(&format!(
+            "bench:   core step alone (World::step as it times itself): mean {core_mean:.2} ms, p95 {core_p95:.2} ms"
+        ));
         let at_60 = other_mean + 2.0 * step_ms;
-        println!(
+        say(&format!(
             "bench: CPU time per frame at 60 Hz (2 steps): {at_60:.2} ms, {:.0} fps if the GPU keeps up",
             1000.0 / at_60
-        );
+        ));
         exit.write(AppExit::Success);
     }
 }

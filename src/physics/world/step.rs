@@ -1,6 +1,8 @@
 //! The step (§4): its phases in order, and the per-body passes of integration (§3).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::physics::clock::Stopwatch;
 
 use super::*;
 
@@ -13,14 +15,8 @@ impl World {
         if !(dt > 0.0 && dt <= 1.0 / 30.0) {
             return Err(invalid("dt", dt, "0 < dt ≤ 1/30 s"));
         }
-        let start = Instant::now();
-        let mut clock = start;
-        let lap = |clock: &mut Instant| {
-            let now = Instant::now();
-            let elapsed = now - *clock;
-            *clock = now;
-            elapsed
-        };
+        // Wall-clock statistics only; a clock that works on every target (`clock.rs`).
+        let mut clock = Stopwatch::start();
         self.stats.braked = 0;
         self.stats.solved_again = 0;
         self.stats.slots_sorted = false;
@@ -31,16 +27,16 @@ impl World {
 
         self.start_bodies(dt); //          drag v = (target − x)·rate (§13), remember the state
         //                                 (§3, §7), v += g·dt (§3): one pass over the bodies
-        self.stats.timings.integrate_velocities = lap(&mut clock);
+        self.stats.timings.integrate_velocities = clock.lap();
 
         let (mut broad, mut narrow) = (Duration::ZERO, Duration::ZERO);
         loop {
             self.gather_bodies(); //       proxies, colliders, awake flags, wall contacts (§5)
             self.find_pairs(); //          sweep and prune (§5)
-            broad += lap(&mut clock);
+            broad += clock.lap();
             self.collide_bodies(); //      body–body contacts, warm-start lookup (§5, §6)
             let woke = self.wake_touched_sleepers(); // whole islands (§11)
-            narrow += lap(&mut clock);
+            narrow += clock.lap();
             if !woke {
                 break;
             }
@@ -51,23 +47,23 @@ impl World {
 
         self.collide_walls(); //           half-planes, found by `gather_bodies` (§5)
         self.find_islands(); //            union-find over body–body contacts (§11)
-        self.stats.timings.walls = lap(&mut clock);
+        self.stats.timings.walls = clock.lap();
 
         self.solve_velocities(dt); //      warm start, then N × (normal, friction, rolling) (§6–§9)
-        self.stats.timings.solve_velocities = lap(&mut clock);
+        self.stats.timings.solve_velocities = clock.lap();
 
         self.integrate_positions(dt); //   clamp speeds (§12), then x += v·dt, θ += ω·dt (§3)
-        self.stats.timings.integrate_positions = lap(&mut clock);
+        self.stats.timings.integrate_positions = clock.lap();
 
         self.correct_positions(); //         projection, position_iterations times, then the
         //                                 emergency brake as each body is written back (§10)
-        self.stats.timings.correct_positions = lap(&mut clock);
+        self.stats.timings.correct_positions = clock.lap();
 
         self.update_sleep(dt); //          islands by union-find (§11)
         self.report_collision_events(); // pairs that started or stopped touching (R-GAME-1)
-        self.stats.timings.sleep = lap(&mut clock);
+        self.stats.timings.sleep = clock.lap();
 
-        self.stats.timings.total = start.elapsed();
+        self.stats.timings.total = clock.total();
         self.steps += 1;
         Ok(())
     }
