@@ -231,7 +231,7 @@ fn measure(
         let (min, max) = physics.world().bounds();
         say(&format!("bench: {} bodies in a world of {}", physics.len(), max - min));
         if bench.lab {
-            say(&format!("bench: with the lab, the plots and the inspector open"));
+            say("bench: with the lab, the plots and the inspector open");
         }
         say(&format!("bench: falling (first {FALLING} s): {}", summary(&mut bench.falling)));
         say(&format!("bench: after that: {}", summary(&mut bench.resting)));
