@@ -24,7 +24,7 @@ use crate::physics::World;
 /// of each stretch of the history, so a one-step spike still shows; energy and momentum draw
 /// one sample per stretch. Fewer points cost less to tessellate every frame
 /// (`benches/lab_windows.rs`).
-pub const MAX_POINTS_PER_LINE: usize = 100;
+pub const MAX_POINTS_PER_LINE: usize = 60;
 
 /// How often the drawn lines are rebuilt from the history, s of the UI's clock (5 Hz).
 pub const REFRESH_SECONDS: f64 = 0.2;
