@@ -23,6 +23,9 @@
 
 use std::time::{Duration, Instant};
 
+#[path = "support/process_cpu.rs"]
+mod process_cpu;
+
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_egui::egui;
@@ -32,6 +35,7 @@ use bevy_sandbox_physics::plugin::{
     body_components, show_body_inspector, show_physics_plots,
 };
 use bevy_sandbox_physics::prelude::*;
+use process_cpu::process_cpu_time;
 
 /// The egui context the windows are drawn into, and the last pass's time.
 #[derive(Resource, Default)]
@@ -62,17 +66,6 @@ fn draw(mut ui: ResMut<Ui>, mut plots: ResMut<PhysicsPlots>, mut inspector: Body
     let meshes = ui.ctx.tessellate(output.shapes, output.pixels_per_point);
     std::hint::black_box(meshes);
     ui.pass = start.elapsed();
-}
-
-/// CPU time of this process so far, all threads.
-fn process_cpu_time() -> Duration {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `t` is a valid, writable timespec; the clock id is a constant the kernel knows.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0;
-    if !ok {
-        return Duration::ZERO;
-    }
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 fn median(samples: &mut [Duration]) -> f64 {

@@ -22,11 +22,15 @@
 
 use std::time::{Duration, Instant};
 
+#[path = "support/process_cpu.rs"]
+mod process_cpu;
+
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sandbox_physics::physics::{PhysicsConfig, scenes};
 use bevy_sandbox_physics::plugin::{CoordinateMapping, body_components};
 use bevy_sandbox_physics::prelude::*;
+use process_cpu::process_cpu_time;
 
 const COUNTS: [usize; 4] = [2_500, 5_000, 10_000, 20_000];
 
@@ -59,19 +63,12 @@ fn app(count: usize, asleep: bool) -> App {
     app
 }
 
-/// CPU time of this process so far, all threads, ms.
-fn process_cpu_ms() -> f64 {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `t` is a valid, writable timespec; the clock id is a constant the kernel knows.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0;
-    if ok { t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 * 1e-6 } else { 0.0 }
-}
-
 /// Wall and process CPU time of `f`, ms.
 fn timed(f: impl FnOnce()) -> (f64, f64) {
-    let (start, cpu) = (Instant::now(), process_cpu_ms());
+    let (start, cpu) = (Instant::now(), process_cpu_time());
     f();
-    (start.elapsed().as_secs_f64() * 1e3, process_cpu_ms() - cpu)
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    (ms(start.elapsed()), ms(process_cpu_time().saturating_sub(cpu)))
 }
 
 fn median(mut values: Vec<f64>) -> f64 {

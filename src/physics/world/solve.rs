@@ -93,7 +93,7 @@ impl World {
         // (Without bounces, only a weightless world has anything to look for: D10.)
         let weightless = !self.gravity_enabled || self.config.gravity == Vec2::ZERO;
         if (bounces || (warm_started > 0 && weightless))
-            && self.find_gains(dt)
+            && self.find_gains(dt, weightless)
             && self.pardon_kinematic_pushes()
         {
             self.solve_again(dt);
@@ -114,7 +114,7 @@ impl World {
     /// to the root of an allowance of 0.1 px of lift and only around the bodies that gained,
     /// let the tower sink past its slop at smaller allowances and, with the rest rule of D8
     /// and D9, kept `rain(4000)` and the lab's 150-body bin awake past their limits.
-    pub(super) fn find_gains(&mut self, dt: f32) -> bool {
+    pub(super) fn find_gains(&mut self, dt: f32, weightless: bool) -> bool {
         // The velocities the solve started from: the slots still hold them.
         let loaded = &mut self.scratch.loaded_velocity;
         loaded.clear();
@@ -122,7 +122,6 @@ impl World {
             s.body.as_ref().map_or((Vec2::ZERO, 0.0), |b| (b.velocity, b.angular_velocity))
         }));
         loaded.resize(self.slots.len() + WALL_COUNT, (Vec2::ZERO, 0.0));
-        let weightless = !self.gravity_enabled || self.config.gravity == Vec2::ZERO;
         self.scratch.energy_guard.find_gains(
             &self.scratch.contacts,
             &self.scratch.carried,

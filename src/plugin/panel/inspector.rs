@@ -22,7 +22,7 @@ use super::super::components::{AngularVelocity, Collider, LinearVelocity, Physic
 use super::super::drag::PointerCapture;
 use super::super::physics_world::{BodyContact, PhysicsWorld};
 use super::super::picking::HoveredBodies;
-use crate::physics::{Body, BodyKind, Material, Shape};
+use crate::physics::{Body, BodyHandle, BodyKind, Material, Shape};
 
 /// How far a pointer may move between press and release for a click, logical px: farther is
 /// a drag or a throw, which pins nothing.
@@ -71,19 +71,19 @@ struct Shown {
 }
 
 impl Shown {
-    /// Reads the figures of `entity`'s `body` and components.
+    /// Reads the figures of `entity`'s body (`handle`) and components.
     fn read(
-        entity: Entity,
+        (entity, handle): (Entity, BodyHandle),
         at: f64,
         physics: &PhysicsWorld,
-        body: &Body,
         components: (&Transform, Vec2, f32, Material),
-    ) -> Self {
+    ) -> Option<Self> {
         let (transform, velocity, spin, material) = components;
         let world = physics.world();
-        let island = physics.handle(entity).and_then(|handle| world.island_size(handle));
+        let body = world.body(handle)?;
+        let island = world.island_size(handle);
         let config = world.config();
-        Self {
+        Some(Self {
             entity,
             at,
             title: format!("{entity}  ·  {}  ·  {}", kind_name(body), shape_text(body.shape())),
@@ -108,7 +108,7 @@ impl Shown {
             },
             held: if body.is_held() { "by a pointer" } else { "no" },
             contacts: physics.contacts_of(entity),
-        }
+        })
     }
 }
 
@@ -206,10 +206,9 @@ fn vector_ui(ui: &mut egui::Ui, value: &mut Vec2, unit: &str, speed: f64) -> boo
 /// Draws the inspector for `entity`.
 pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyInspectorParams) {
     let physics = &*params.physics;
-    let body =
-        physics.handle(entity).and_then(|handle| Some((handle, physics.world().body(handle)?)));
-    let (Some((_, body)), Ok((mut transform, mut velocity, mut spin, mut material))) =
-        (body, params.bodies.get_mut(entity))
+    let handle = physics.handle(entity).filter(|&h| physics.world().contains(h));
+    let (Some(handle), Ok((mut transform, mut velocity, mut spin, mut material))) =
+        (handle, params.bodies.get_mut(entity))
     else {
         ui.label(format!("{entity} is not simulated (despawned or refused)."));
         if ui.button("Unpin").clicked() {
@@ -221,7 +220,7 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
     let stale = |s: &Shown| s.entity != entity || !(0.0..REFRESH_SECONDS).contains(&(now - s.at));
     if params.inspector.shown.as_ref().is_none_or(stale) {
         let components = (&*transform, velocity.0, spin.0, material.0);
-        params.inspector.shown = Some(Shown::read(entity, now, physics, body, components));
+        params.inspector.shown = Shown::read((entity, handle), now, physics, components);
     }
     let Some(shown) = params.inspector.shown.as_mut() else { return };
     ui.label(shown.title.as_str());
