@@ -1,6 +1,8 @@
 //! The plugin meets ordinary game code (issue 19): NaN writes into live bodies, bodies with
 //! a parent, bodies refused at spawn and fixed later, `Transform` scale and rectangles'
-//! rotation. Each refusal is said once, and nothing repeats every step.
+//! rotation. Each refusal is said once, and nothing repeats every step: R-PLUG-1 (a refused
+//! write warns once and is repaired, a refused spawn is retried) and R-PLUG-2 (bodies with a
+//! parent, scale and rotation).
 #![cfg(feature = "bevy")]
 
 mod plugin_support;
