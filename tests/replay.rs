@@ -203,3 +203,43 @@ fn the_timeline_keeps_at_most_its_capacity_and_reports_its_memory_r_scn_2() {
     assert!((5 * 500 * 120..=5 * 500 * 1000).contains(&bytes), "{bytes} bytes");
     assert!(Timeline::new(0, 5).is_err() && Timeline::new(10, 1).is_err());
 }
+
+/// R-SCN-2, the timeline alone (what the plugin's rewind uses): a world restored from a
+/// snapshot has the state hash the world had at that step and steps on as it did; a step
+/// between two snapshots restores the one before it; a byte budget drops the oldest
+/// snapshots and keeps the newest.
+#[test]
+fn a_timeline_restores_each_snapshot_bit_for_bit_and_keeps_to_a_byte_budget_r_scn_2() {
+    let config = PhysicsConfig { sleeping_enabled: false, ..PhysicsConfig::default() };
+    let mut world = scenes::mixed(200, 3).build(config).expect("the scene builds");
+    let mut timeline = Timeline::new(12, 50).expect("valid");
+    let mut hashes = vec![world.state_hash()];
+    timeline.observe(&world);
+    for _ in 0..240 {
+        world.step(world.config().time_step).expect("a valid step");
+        hashes.push(world.state_hash());
+        timeline.observe(&world);
+    }
+    let steps: Vec<u64> = timeline.steps().collect();
+    assert_eq!(steps, (0..=240).step_by(12).collect::<Vec<_>>(), "a snapshot every 12 steps");
+    assert_eq!((timeline.oldest_step(), timeline.newest_step()), (Some(0), Some(240)));
+    for step in [0_u64, 12, 120, 240] {
+        let mut restored = timeline.restore(step).expect("a snapshot at that step");
+        assert_eq!(restored.step_count(), step);
+        assert_eq!(restored.state_hash(), hashes[step as usize], "restored at step {step}");
+        for next in step + 1..(step + 13).min(241) {
+            restored.step(restored.config().time_step).expect("a valid step");
+            assert_eq!(restored.state_hash(), hashes[next as usize], "step {next} after it");
+        }
+    }
+    let between = timeline.restore(130).expect("the one before it");
+    assert_eq!(between.step_count(), 120, "the newest snapshot at or before step 130");
+
+    let all = timeline.memory_bytes();
+    let dropped = timeline.forget_oldest_beyond(all / 2);
+    assert!(dropped > 0 && timeline.memory_bytes() <= all / 2, "{dropped} dropped");
+    assert_eq!(timeline.newest_step(), Some(240), "the newest stays");
+    assert_eq!(timeline.oldest_step(), Some(12 * dropped as u64), "the oldest went first");
+    timeline.forget_oldest_beyond(0);
+    assert_eq!(timeline.steps().collect::<Vec<_>>(), vec![240], "the newest always stays");
+}

@@ -91,9 +91,42 @@ impl Timeline {
         true
     }
 
+    /// The step of the newest snapshot.
+    pub fn newest_step(&self) -> Option<u64> {
+        self.snapshots.back().map(Snapshot::step)
+    }
+
+    /// The steps of the snapshots held, oldest first: the steps a rewind reaches without
+    /// stepping.
+    pub fn steps(&self) -> impl DoubleEndedIterator<Item = u64> + '_ {
+        self.snapshots.iter().map(Snapshot::step)
+    }
+
     /// The newest snapshot at or before `step`.
     pub(crate) fn at_or_before(&self, step: u64) -> Option<&Snapshot> {
         self.snapshots.iter().rev().find(|s| s.step() <= step)
+    }
+
+    /// The world of the newest snapshot at or before `step`, ready to step bit for bit as
+    /// the world it was taken from did; `None` if every snapshot is younger.
+    pub fn restore(&self, step: u64) -> Option<World> {
+        self.at_or_before(step).map(Snapshot::restore)
+    }
+
+    /// Drops the oldest snapshots until the rest hold at most `bytes` (see
+    /// [`memory_bytes`](Self::memory_bytes)); the newest one always stays. Returns how many
+    /// it dropped. A large world then reaches less far back instead of growing without
+    /// bound.
+    pub fn forget_oldest_beyond(&mut self, bytes: usize) -> usize {
+        let mut held = self.memory_bytes();
+        let mut dropped = 0;
+        while held > bytes && self.snapshots.len() > 1 {
+            if let Some(oldest) = self.snapshots.pop_front() {
+                held -= oldest.memory_bytes();
+                dropped += 1;
+            }
+        }
+        dropped
     }
 
     /// Drops the snapshots after `step` (a rewind to `step` starts a new future).
