@@ -89,9 +89,12 @@ fn the_plugin_exports_exactly_its_listed_api() {
         "config_to_ron",
         "load_preset",
         "save_preset",
-        // What users order against.
+        // Rewind and scene files (issue 18).
+        "PhysicsRewind",
+        "PhysicsRewindPlugin",
         "LoadPhysicsScene",
         "load_scene",
+        // What users order against.
         "PhysicsSchedule",
         "PhysicsSystems",
         "PhysicsSimulationPlugin",

@@ -29,6 +29,9 @@
 //! | [`PhysicsDiagnosticsPlugin`] | step time and steps per second |
 //! | `PhysicsPanelPlugin` | the egui panel (feature `panel`) |
 //!
+//! Not in the group, since its snapshots take memory: [`PhysicsRewindPlugin`], which keeps
+//! the last seconds of the simulation for [`PhysicsRewind`] to go back to.
+//!
 //! # Components
 //! Spawning a [`Collider`] with a `Transform` is enough: the collider requires the other
 //! components and Bevy inserts their defaults (a dynamic wooden body at rest). Bodies must
@@ -88,6 +91,7 @@ mod panel;
 mod physics_world;
 mod picking;
 mod presets;
+mod rewind;
 mod scene;
 mod schedule;
 mod simulation;
@@ -123,6 +127,7 @@ pub use presets::{
     BUILTIN_PRESETS, PresetError, builtin_preset, config_from_ron, config_to_ron, load_preset,
     save_preset,
 };
+pub use rewind::{PhysicsRewind, PhysicsRewindPlugin};
 pub use scene::{LoadPhysicsScene, load_scene};
 pub use schedule::{PhysicsSchedule, PhysicsSystems};
 pub use simulation::PhysicsSimulationPlugin;

@@ -69,7 +69,15 @@ impl Command for LoadPhysicsScene {
 
 /// Loads `file` in place of every body; returns the number of bodies spawned.
 pub fn load_scene(world: &mut World, file: &SceneFile) -> Result<usize, SceneError> {
-    let mut core = file.to_world()?;
+    let core = file.to_world()?;
+    Ok(adopt_world(world, core))
+}
+
+/// Puts `core` in place of the app's core world, as a load does (see [`load_scene`]): held
+/// bodies let go, every body entity despawned, one entity per body spawned and linked, and
+/// the config, gravity switch and bounds resources set to the world's. Returns the number
+/// of bodies spawned. A rewind (`rewind.rs`) uses it too.
+pub(crate) fn adopt_world(world: &mut World, mut core: crate::physics::World) -> usize {
     // No pointer holds a loaded body.
     let held: Vec<_> = core.bodies().filter(|(_, b)| b.is_held()).map(|(h, _)| h).collect();
     for handle in held {
@@ -125,5 +133,5 @@ pub fn load_scene(world: &mut World, file: &SceneFile) -> Result<usize, SceneErr
             retime(&config, &mut fixed, &mut virtual_time);
         });
     }
-    Ok(bodies.len())
+    bodies.len()
 }

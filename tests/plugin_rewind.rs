@@ -1,0 +1,141 @@
+//! Rewind through the plugin (issue 18, R-SCN-2): `PhysicsRewindPlugin` keeps a snapshot
+//! every 12 steps; a rewind lands on one with the entities rebuilt, and the app steps on
+//! from there exactly as it did the first time.
+
+mod plugin_support;
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_sandbox_physics::physics::scenes;
+use bevy_sandbox_physics::plugin::{
+    CoordinateMapping, PhysicsRewind, PhysicsRewindPlugin, body_components,
+};
+use bevy_sandbox_physics::prelude::*;
+use plugin_support::*;
+
+/// A headless app with the rewind, one fixed step per `app.update()`, and
+/// `scenes::mixed(60, 1)` spawned as entities.
+fn app_with_rewind(rewind: PhysicsRewindPlugin) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SandboxPhysicsPlugin::default(), rewind));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(1.0 / 120.0)));
+    app.finish();
+    app.cleanup();
+    app.update();
+    let scene = scenes::mixed(60, 1);
+    let mapping = CoordinateMapping::from_bounds(app.world().resource::<PhysicsBounds>().0);
+    for desc in &scene.bodies {
+        app.world_mut().spawn(body_components(desc, mapping));
+    }
+    app
+}
+
+fn hash(app: &App) -> u64 {
+    physics(app).world().state_hash()
+}
+
+fn rewind(app: &mut App) -> Mut<'_, PhysicsRewind> {
+    app.world_mut().resource_mut::<PhysicsRewind>()
+}
+
+/// Runs updates until the core has made `step` steps; the state hash after each, by step.
+fn run_to(app: &mut App, step: u64, hashes: &mut Vec<u64>) {
+    while steps(app) < step {
+        app.update();
+        let now = steps(app) as usize;
+        hashes.resize(now + 1, 0);
+        hashes[now] = hash(app);
+    }
+}
+
+/// Every entity is linked to a body and drawn within `tolerance` px of its pose (0 right
+/// after a rewind; after steps the drawn pose is interpolated between the last two), asleep
+/// exactly when it is.
+fn assert_entities_match_bodies(app: &mut App, tolerance: f32) {
+    let mut query = app.world_mut().query::<(Entity, &Transform, Has<Sleeping>)>();
+    let rows: Vec<_> = query.iter(app.world()).collect();
+    assert_eq!(rows.len(), physics(app).len(), "one entity per body");
+    for (entity, transform, asleep) in rows {
+        let handle = physics(app).handle(entity).expect("every entity is linked");
+        let body = physics(app).world().body(handle).expect("its body");
+        let at = physics(app).mapping().position_to_bevy(body.position());
+        let off = transform.translation.truncate().distance(at);
+        assert!(off <= tolerance, "{entity} drawn {off} px off its body");
+        assert_eq!(asleep, body.is_sleeping(), "{entity}'s sleep marker");
+    }
+}
+
+/// R-SCN-2: paused, a rewind to step 400 lands on the snapshot of step 396 (every 12 steps)
+/// with that step's state hash and one entity per body at its pose; a rewind forward again
+/// reaches step 588, since the later snapshots stay while nothing steps; resumed from 396,
+/// the app reproduces the state hash of every step it made the first time, to step 700.
+#[test]
+fn a_rewind_lands_on_a_snapshot_and_the_app_steps_on_as_before_r_scn_2() {
+    let mut app = app_with_rewind(PhysicsRewindPlugin::default());
+    let mut hashes = Vec::new();
+    run_to(&mut app, 700, &mut hashes);
+    assert!(physics(&app).world().stats().sleeping > 0, "nothing sleeps: a weak test");
+
+    app.world_mut().resource_mut::<PhysicsControls>().paused = true;
+    assert_eq!(rewind(&mut app).landing_step(400), Some(396));
+    rewind(&mut app).request_rewind(400);
+    app.update();
+    assert_eq!((steps(&app), hash(&app)), (396, hashes[396]), "not the world of step 396");
+    assert_entities_match_bodies(&mut app, 0.0);
+
+    rewind(&mut app).request_rewind(588);
+    app.update();
+    assert_eq!((steps(&app), hash(&app)), (588, hashes[588]), "the later snapshots are gone");
+    rewind(&mut app).request_rewind(396);
+    app.update();
+    assert_eq!(steps(&app), 396);
+
+    app.world_mut().resource_mut::<PhysicsControls>().paused = false;
+    app.update();
+    assert_eq!(rewind(&mut app).reach().map(|r| r.1), Some(396), "the old future is kept");
+    assert_eq!(hash(&app), hashes[397], "step 397 after the rewind");
+    for _ in 398..=700 {
+        app.update();
+        let step = steps(&app) as usize;
+        assert_eq!(hash(&app), hashes[step], "step {step} after the rewind");
+    }
+    assert_entities_match_bodies(&mut app, 0.1);
+    assert!(take_warnings(&mut app).is_empty(), "the rewind was warned about");
+}
+
+/// R-SCN-2: the snapshots reach 10 s back (the default) and no further; a rewind beyond
+/// them is refused with a warning naming the oldest step and changes nothing; a byte budget
+/// smaller than 10 s of snapshots shortens the reach instead of growing.
+#[test]
+fn the_rewind_reaches_ten_seconds_back_within_its_byte_budget_r_scn_2() {
+    let mut app = app_with_rewind(PhysicsRewindPlugin::default());
+    run_to(&mut app, 1500, &mut Vec::new());
+    let (oldest, newest) = rewind(&mut app).reach().expect("snapshots");
+    assert_eq!(newest, 1500);
+    assert!((1500 - oldest) >= 1200 && (1500 - oldest) < 1200 + 12, "reaches {oldest}");
+
+    let before = (hash(&app), physics(&app).len());
+    take_warnings(&mut app);
+    rewind(&mut app).request_rewind(oldest - 1);
+    app.world_mut().resource_mut::<PhysicsControls>().paused = true;
+    app.update();
+    assert_eq!((hash(&app), physics(&app).len()), before, "a refused rewind changed the world");
+    let warnings = take_warnings(&mut app);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.message.contains(&format!("oldest snapshot is of step {oldest}"))),
+        "{warnings:?}"
+    );
+
+    let full = rewind(&mut app).memory_bytes();
+    let budget = full / 4;
+    let mut small = app_with_rewind(PhysicsRewindPlugin { max_bytes: budget, ..default() });
+    run_to(&mut small, 1500, &mut Vec::new());
+    let rewind = rewind(&mut small);
+    assert!(rewind.memory_bytes() <= budget, "{} > {budget} bytes", rewind.memory_bytes());
+    let (oldest, newest) = rewind.reach().expect("snapshots");
+    assert!(newest == 1500 && 1500 - oldest < 600, "reaches {oldest}..={newest}");
+}
