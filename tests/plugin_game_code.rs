@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy_sandbox_physics::physics::Shape;
+use bevy_sandbox_physics::plugin::VisualScale;
 use bevy_sandbox_physics::prelude::*;
 use plugin_support::*;
 
@@ -223,6 +224,20 @@ fn a_transform_scale_is_ignored_and_said_so_once_r_plug_2() {
     transform_mut(&mut app, ball).scale = Vec3::splat(3.0);
     frames(&mut app, 5);
     assert!(take_warnings(&mut app).is_empty(), "once per entity");
+
+    // A picture sized by the scale (`VisualScale`): nothing said, the collider as it was.
+    let drawn = spawn(
+        &mut app,
+        (
+            Collider::circle(20.0),
+            VisualScale,
+            Transform::from_xyz(100.0, 0.0, 0.0).with_scale(Vec3::new(20.0, 20.0, 1.0)),
+        ),
+    );
+    frames(&mut app, 5);
+    assert!(take_warnings(&mut app).is_empty(), "a visual scale was warned about");
+    let handle = physics(&app).handle(drawn).expect("simulated");
+    assert_eq!(physics(&app).world().body(handle).expect("body").shape(), Shape::circle(20.0));
 }
 
 /// Issue 19: a rectangle's rotation was overwritten with the identity, silently. It still

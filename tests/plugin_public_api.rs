@@ -30,6 +30,7 @@ fn the_plugin_exports_exactly_its_listed_api() {
         "PhysicsPose",
         "RigidBody",
         "Sleeping",
+        "VisualScale",
         "body_components",
         // Run-time controls and the walls.
         "PhysicsBounds",

@@ -22,7 +22,7 @@ use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 use bevy_sandbox_physics::physics::Material;
-use bevy_sandbox_physics::plugin::BodyInspector;
+use bevy_sandbox_physics::plugin::{BodyInspector, VisualScale};
 use bevy_sandbox_physics::prelude::*;
 
 /// Width of a rectangle's border, px.
@@ -282,6 +282,7 @@ fn attach_looks(
     for (entity, &collider, &kind, material, mut transform, sleeping) in &mut bodies {
         let tint = Tint::of(material.0);
         let state = state_of(false, sleeping);
+        // The scale stretches the unit mesh to the collider, and says nothing to the physics.
         transform.scale = body_scale(collider);
         let mut inner = None;
         let (mesh, border) = match collider {
@@ -305,6 +306,7 @@ fn attach_looks(
             Mesh2d(mesh),
             MeshMaterial2d(material),
             BodyLook { tint, kind, state, collider, inner },
+            VisualScale,
         ));
     }
 }

@@ -14,13 +14,14 @@
 //! | [`Collider`], [`RigidBody`] | you | the body is (re)built on the next step |
 //! | [`PhysicsMaterial`] | you | new density, friction, restitution on the next step |
 //! | [`Transform`] | the plugin every frame; you to teleport | a teleport takes effect on the next step and wakes the island; a non-finite translation or rotation, or one outside the walls, is refused once and put back |
-//! | `Transform::scale` | you | ignored: the collider keeps its size (said once per entity) |
+//! | `Transform::scale` | you | ignored: the collider keeps its size (said once per entity, unless the entity has [`VisualScale`]) |
 //! | `Transform::rotation` of a rectangle | the plugin | always the identity: rectangles never rotate; a rotation written is put back (said once per entity) |
 //! | `ChildOf` (a parent) | you | refused: a body with a parent is not simulated until `ChildOf` is removed |
 //! | [`LinearVelocity`], [`AngularVelocity`] | the plugin after every step; you to push | a write takes effect on the next step and wakes the island |
 //! | [`Sleeping`] | the plugin only | present while the body's island sleeps |
 //! | [`PhysicsPose`] | the plugin only | the last two physics poses, for interpolation |
 //! | [`NoInterpolation`] | you | the body is drawn at its latest physics pose |
+//! | [`VisualScale`] | you | the `Transform` scale sizes the body's picture: nothing is said about it |
 
 use bevy::prelude::*;
 
@@ -191,6 +192,14 @@ pub struct Sleeping;
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug, PartialEq, Clone)]
 pub struct NoInterpolation;
+
+/// The entity's `Transform::scale` is for drawing only (a unit mesh stretched to the
+/// collider's size, say): the plugin, which ignores scale, does not warn about it either.
+/// Without it, a scale other than 1 is pointed out once per entity, since a game that
+/// scales a body usually expects its collider to grow, and it does not.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug, PartialEq, Clone)]
+pub struct VisualScale;
 
 /// A position and angle in Bevy's frame.
 #[derive(Reflect, Clone, Copy, Debug, Default, PartialEq)]

@@ -45,13 +45,14 @@
 //! | [`Collider`], [`RigidBody`] | you | the body is (re)built on the next step |
 //! | [`PhysicsMaterial`] | you | new density, friction, restitution on the next step |
 //! | `Transform` | the plugin every frame; you to teleport | a teleport takes effect on the next step and wakes the island; a non-finite translation or rotation, or one outside the walls, is refused once and put back |
-//! | `Transform::scale` | you | ignored: the collider keeps its size (said once per entity) |
+//! | `Transform::scale` | you | ignored: the collider keeps its size (said once per entity, unless the entity has [`VisualScale`]) |
 //! | `Transform::rotation` of a rectangle | the plugin | always the identity: rectangles never rotate; a rotation written is put back (said once per entity) |
 //! | `ChildOf` (a parent) | you | refused: a body with a parent is not simulated until `ChildOf` is removed |
 //! | [`LinearVelocity`], [`AngularVelocity`] | the plugin after every step; you to push | a write takes effect on the next step and wakes the island |
 //! | [`Sleeping`] | the plugin only | present while the body's island sleeps |
 //! | [`PhysicsPose`] | the plugin only | the last two physics poses, for interpolation |
 //! | [`NoInterpolation`] | you | the body is drawn at its latest physics pose |
+//! | [`VisualScale`] | you | the `Transform` scale sizes the body's picture: nothing is said about it |
 //!
 //! # Schedule
 //! The core steps in `FixedUpdate`, with `Time<Fixed>` at `1/time_step` Hz (120 Hz by
@@ -104,7 +105,7 @@ use bevy::prelude::*;
 pub use crate::physics::CollisionLayers;
 pub use components::{
     AngularVelocity, BodyPose, Collider, LinearVelocity, NoInterpolation, PhysicsMaterial,
-    PhysicsPose, RigidBody, Sleeping, body_components,
+    PhysicsPose, RigidBody, Sleeping, VisualScale, body_components,
 };
 pub use controls::{PhysicsBounds, PhysicsControls, PhysicsTimeScale, WallInsets};
 pub use coords::CoordinateMapping;

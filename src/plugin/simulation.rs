@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use super::DEFAULT_BOUNDS;
 use super::components::{
     AngularVelocity, Collider, LinearVelocity, NoInterpolation, PhysicsMaterial, PhysicsPose,
-    RigidBody, Sleeping,
+    RigidBody, Sleeping, VisualScale,
 };
 use super::controls::{PhysicsBounds, PhysicsControls, PhysicsTimeScale, WallInsets};
 use super::coords::CoordinateMapping;
@@ -116,6 +116,7 @@ impl Plugin for PhysicsSimulationPlugin {
             .register_type::<AngularVelocity>()
             .register_type::<Sleeping>()
             .register_type::<NoInterpolation>()
+            .register_type::<VisualScale>()
             .register_type::<PhysicsPose>()
             .register_type::<PhysicsWalls>()
             .register_type::<ConstantForce>()

@@ -51,7 +51,7 @@ use bevy::prelude::*;
 
 use super::components::{
     AngularVelocity, BodyPose, Collider, LinearVelocity, PhysicsMaterial, PhysicsPose, RigidBody,
-    Sleeping, rotation_angle,
+    Sleeping, VisualScale, rotation_angle,
 };
 use super::controls::PhysicsControls;
 use super::coords::CoordinateMapping;
@@ -309,7 +309,7 @@ pub(crate) fn refuse_parented_body(
 /// Each write is judged once: a refused value gets one warning naming the field and what is
 /// allowed, and the component is put back to its last valid value, so the next step finds
 /// nothing new. A `Transform` scale other than 1 is pointed out once per entity (colliders
-/// keep their size).
+/// keep their size), unless the entity has [`VisualScale`].
 ///
 /// Every step looks at every body, so the common case, nothing written, reads only the
 /// components: the body's handle is looked up once something differs, and a material is
@@ -323,13 +323,16 @@ pub(crate) fn apply_user_writes(
         &mut AngularVelocity,
         &mut PhysicsMaterial,
         &mut PhysicsPose,
+        Has<VisualScale>,
     )>,
     mut warnings: MessageWriter<PhysicsWarning>,
 ) {
     let mapping = physics.mapping();
-    for (entity, mut transform, mut velocity, mut spin, mut material, mut pose) in &mut bodies {
+    for (entity, mut transform, mut velocity, mut spin, mut material, mut pose, visual) in
+        &mut bodies
+    {
         let moved = pose.transform_moved(&transform);
-        let scaled = !pose.scale_noticed && transform.scale.truncate() != Vec2::ONE;
+        let scaled = !pose.scale_noticed && !visual && transform.scale.truncate() != Vec2::ONE;
         let pushed = velocity.0 != pose.written_velocity;
         let spun = spin.0 != pose.written_angular_velocity;
         if !(moved || scaled || pushed || spun || material.is_changed()) {
