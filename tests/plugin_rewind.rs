@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sandbox_physics::physics::scenes;
 use bevy_sandbox_physics::plugin::{
-    CoordinateMapping, PhysicsRewind, PhysicsRewindPlugin, body_components,
+    CoordinateMapping, LoadPhysicsScene, PhysicsRewind, PhysicsRewindPlugin, body_components,
 };
 use bevy_sandbox_physics::prelude::*;
 use plugin_support::*;
@@ -103,6 +103,25 @@ fn a_rewind_lands_on_a_snapshot_and_the_app_steps_on_as_before_r_scn_2() {
     }
     assert_entities_match_bodies(&mut app, 0.1);
     assert!(take_warnings(&mut app).is_empty(), "the rewind was warned about");
+}
+
+/// R-SCN-2 with R-SCN-1: a loaded scene file brings its own step count, so the timeline
+/// starts again at the loaded world; the old world's snapshots are not its past.
+#[test]
+fn a_load_starts_the_timeline_again_at_the_loaded_world_r_scn_2() {
+    let mut app = app_with_rewind(PhysicsRewindPlugin::default());
+    run_to(&mut app, 300, &mut Vec::new());
+    let file = physics(&app).scene_file();
+    let saved = hash(&app);
+    run_to(&mut app, 500, &mut Vec::new());
+    // The first snapshot follows the first step, then every 12th step's.
+    assert_eq!(rewind(&mut app).reach(), Some((1, 492)));
+    app.world_mut().commands().queue(LoadPhysicsScene(file));
+    app.world_mut().flush();
+    assert_eq!((steps(&app), hash(&app)), (300, saved));
+    assert_eq!(rewind(&mut app).reach(), Some((300, 300)), "the timeline did not start again");
+    run_to(&mut app, 330, &mut Vec::new());
+    assert_eq!(rewind(&mut app).timeline().steps().collect::<Vec<_>>(), vec![300, 312, 324]);
 }
 
 /// R-SCN-2: the snapshots reach 10 s back (the default) and no further; a rewind beyond

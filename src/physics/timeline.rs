@@ -129,6 +129,11 @@ impl Timeline {
         dropped
     }
 
+    /// Drops every snapshot (the world was replaced by another).
+    pub fn clear(&mut self) {
+        self.snapshots.clear();
+    }
+
     /// Drops the snapshots after `step` (a rewind to `step` starts a new future).
     pub fn forget_after(&mut self, step: u64) {
         while self.snapshots.back().is_some_and(|s| s.step() > step) {

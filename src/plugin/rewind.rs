@@ -16,7 +16,9 @@
 //! app's own components on body entities (sprites, game data, `ConstantForce`) do not come
 //! back; an app that needs them adds them again to new body entities, as after a load. The
 //! snapshots later than the one rewound to stay until the world steps, so a scrubbing user
-//! can go forward again; the first step drops them, since it starts a new future.
+//! can go forward again; the first step drops them, since it starts a new future. A load
+//! ([`load_scene`](super::load_scene)) starts the timeline again at the loaded world: it
+//! has a step count of its own, and the old world's snapshots are not its past.
 //!
 //! Memory is bounded twice: the snapshots reach [`PhysicsRewindPlugin::seconds`] back, and
 //! hold at most [`PhysicsRewindPlugin::max_bytes`] (the oldest go first, so a large world
@@ -146,6 +148,19 @@ impl PhysicsRewind {
 
 fn rewind_requested(rewind: Res<PhysicsRewind>) -> bool {
     rewind.request.is_some()
+}
+
+/// Starts the timeline again from the world as it is now: after a load, whose world has a
+/// step count of its own, so the old world's snapshots would lie in its past or its future.
+pub(crate) fn restart(world: &mut World) {
+    if !world.contains_resource::<PhysicsRewind>() {
+        return;
+    }
+    world.resource_scope(|world, mut rewind: Mut<PhysicsRewind>| {
+        rewind.timeline.clear();
+        rewind.request = None;
+        rewind.timeline.observe(world.resource::<PhysicsWorld>().world());
+    });
 }
 
 /// After a step: drops the snapshots of a future a rewind left behind, takes a snapshot when

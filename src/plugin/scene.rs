@@ -70,7 +70,9 @@ impl Command for LoadPhysicsScene {
 /// Loads `file` in place of every body; returns the number of bodies spawned.
 pub fn load_scene(world: &mut World, file: &SceneFile) -> Result<usize, SceneError> {
     let core = file.to_world()?;
-    Ok(adopt_world(world, core))
+    let bodies = adopt_world(world, core);
+    super::rewind::restart(world);
+    Ok(bodies)
 }
 
 /// Puts `core` in place of the app's core world, as a load does (see [`load_scene`]): held
