@@ -6,11 +6,17 @@
 //! The windows float over the world, which is the whole window below the bar (97 % of a
 //! 1600 × 900 window): opening or moving a window never moves a wall, so it never squeezes the
 //! scene. Collapse or close a window to see what is under it.
+//!
+//! Its second row is the rewind timeline (`PhysicsRewindPlugin`, issue 18): the last 10 s in
+//! snapshots 0.1 s apart. Dragging it pauses and shows the world as it was; Resume (or
+//! Space) goes on from there, and the snapshots after that moment are dropped at the first
+//! step, since a new future begins. `,` and `.` step back and forward one snapshot.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use bevy_sandbox_physics::plugin::{
-    BodyInspector, PhysicsPanel, PhysicsPlots, PhysicsStatistics, PhysicsTimeScale, WallInsets,
+    BodyInspector, PhysicsPanel, PhysicsPlots, PhysicsRewind, PhysicsStatistics, PhysicsTimeScale,
+    WallInsets,
 };
 use bevy_sandbox_physics::prelude::*;
 
@@ -26,7 +32,7 @@ pub struct BarPlugin;
 impl Plugin for BarPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(Startup, close_the_parameters_at_start)
-            .add_systems(Update, window_keys)
+            .add_systems(Update, (window_keys, rewind_keys))
             .add_systems(EguiPrimaryContextPass, top_bar);
     }
 }
@@ -58,6 +64,84 @@ fn window_keys(
     }
 }
 
+/// `,` and `.`: pause and go back or forward one snapshot of the rewind timeline.
+fn rewind_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    focus: Res<EguiFocus>,
+    physics: Res<PhysicsWorld>,
+    mut controls: ResMut<PhysicsControls>,
+    mut rewind: ResMut<PhysicsRewind>,
+) {
+    if focus.keyboard {
+        return;
+    }
+    let now = rewind.requested().unwrap_or_else(|| physics.step_count());
+    let target = if keys.just_pressed(KeyCode::Comma) {
+        rewind.step_before(now)
+    } else if keys.just_pressed(KeyCode::Period) {
+        rewind.step_after(now)
+    } else {
+        return;
+    };
+    if let Some(step) = target {
+        controls.paused = true;
+        rewind.request_rewind(step);
+    }
+}
+
+/// The rewind row: a slider over the snapshots kept, in seconds before the newest, the
+/// buttons for one snapshot back and forward, and what the snapshots cost.
+fn timeline_row(
+    ui: &mut egui::Ui,
+    rewind: &mut PhysicsRewind,
+    controls: &mut PhysicsControls,
+    physics: &PhysicsWorld,
+) {
+    let Some((oldest, newest)) = rewind.reach() else {
+        ui.label("⏪ Rewind: no snapshot yet");
+        return;
+    };
+    let dt = f64::from(physics.world().config().time_step);
+    let now = rewind.requested().unwrap_or_else(|| physics.step_count()).min(newest);
+    let seconds = |step: u64| (step as f64 - newest as f64) * dt;
+    ui.label("⏪ Rewind").on_hover_text(
+        "The last 10 s, a snapshot every 0.1 s: drag to look back (it pauses), \
+         Resume to go on from there (, and . step one snapshot)",
+    );
+    if ui.button("⏴").on_hover_text(", : one snapshot back").clicked()
+        && let Some(step) = rewind.step_before(now)
+    {
+        controls.paused = true;
+        rewind.request_rewind(step);
+    }
+    if ui.button("⏵").on_hover_text(". : one snapshot forward").clicked()
+        && let Some(step) = rewind.step_after(now)
+    {
+        controls.paused = true;
+        rewind.request_rewind(step);
+    }
+    let figures = format!(
+        "{:+.1} s of {:.1} s · {:.1} MB",
+        seconds(now),
+        -seconds(oldest),
+        rewind.memory_bytes() as f64 / 1e6
+    );
+    let text_width = 190.0;
+    ui.spacing_mut().slider_width = (ui.available_width() - text_width).max(100.0);
+    let mut at = seconds(now);
+    let slider = egui::Slider::new(&mut at, seconds(oldest)..=0.0).show_value(false);
+    if ui.add(slider).changed() {
+        let step = newest as f64 + (at / dt).round();
+        controls.paused = true;
+        if let Some(landing) = rewind.landing_step(step.max(0.0) as u64)
+            && landing != now
+        {
+            rewind.request_rewind(landing);
+        }
+    }
+    ui.monospace(figures);
+}
+
 /// The toggles, controls and figures; keeps the top wall below the bar.
 #[expect(clippy::too_many_arguments, reason = "the bar switches every window")]
 fn top_bar(
@@ -71,6 +155,7 @@ fn top_bar(
     mut debug: ResMut<PhysicsDebugDraw>,
     mut insets: ResMut<WallInsets>,
     mut scale: ResMut<PhysicsTimeScale>,
+    mut rewind: ResMut<PhysicsRewind>,
     physics: Res<PhysicsWorld>,
     statistics: Option<Res<PhysicsStatistics>>,
     time: Res<Time<Real>>,
@@ -138,6 +223,7 @@ fn top_bar(
                 ));
             });
         });
+        ui.horizontal(|ui| timeline_row(ui, &mut rewind, &mut controls, &physics));
     });
     let top = bar.response.rect.height() + BAR_GAP;
     if (insets.top - top).abs() > 0.5 {

@@ -41,6 +41,7 @@
 //! | middle drag, arrow keys | pan |
 //! | F | fit the world into the window |
 //! | F5 / F9 | save the world to / load it from the palette's scene file |
+//! | , / . | rewind: one snapshot (0.1 s) back / forward, paused; the bar's timeline drags |
 //! | 1 … 6 | scenes: pyramid, rain, mixed pile, material balls, sliding boxes, stress |
 //!
 //! # Command line
@@ -62,6 +63,7 @@ use std::process::ExitCode;
 
 use bevy::prelude::*;
 use bevy::window::{Monitor, PresentMode, PrimaryMonitor, PrimaryWindow, WindowResolution};
+use bevy_sandbox_physics::plugin::PhysicsRewindPlugin;
 use bevy_sandbox_physics::prelude::*;
 
 use crate::dev::DevOptions;
@@ -142,6 +144,7 @@ fn main() -> ExitCode {
         // The walls follow the window below the bar; the windows float over the world, so
         // opening one never squeezes the scene.
         SandboxPhysicsPlugin::default().walls_follow_window(true),
+        PhysicsRewindPlugin::default(),
         look::LookPlugin,
         tools::ToolsPlugin,
         lab::LabPlugin,
