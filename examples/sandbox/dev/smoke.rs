@@ -7,7 +7,9 @@
 //! single-steps, toggles gravity, deletes bodies with Delete and with a right click,
 //! switches the overlay on, opens the lab (L), loads a rule's demonstration and switches the
 //! rule off and on again there, opens the plots (T), pins a body in the inspector with a
-//! click, and makes the window narrower. Before all that it opens the parameters (E): the
+//! click, and makes the window narrower. Then, paused, it saves the world (F5), clears it
+//! (C) and loads the file again (F9); resumed for a second, it rewinds (`,` pressed until
+//! the timeline's start) to the world as loaded. Before all that it opens the parameters (E): the
 //! first shot shows the sandbox as it starts.
 //! At fixed frames it saves a screenshot `<name>.png` with a `<name>.json`
 //! ([`Snapshot`]) of what the simulation says is drawn in that frame. Then it waits for the
@@ -34,6 +36,7 @@ use bevy_sandbox_physics::plugin::{BodyInspector, PhysicsPlots};
 use bevy_sandbox_physics::prelude::*;
 
 use super::snapshot::{BodyShot, PanelShot, Snapshot};
+use crate::files::SceneFiles;
 use crate::lab::LabWindow;
 use crate::look::{BodyLook, BodyState, Tint, WORLD_FILL, fill_color};
 use crate::presets::Preset;
@@ -105,12 +108,25 @@ mod frames {
     pub const SHOT_LAB: u64 = 1090;
     pub const RESIZE: u64 = 1095;
     pub const SHOT_RESIZED: u64 = 1215;
-    pub const END: u64 = 1220;
+    pub const PAUSE_TO_SAVE: u64 = 1220;
+    pub const SAVE: u64 = 1224;
+    pub const SHOT_SAVED: u64 = 1230;
+    pub const CLEAR: u64 = 1232;
+    pub const SHOT_CLEARED: u64 = 1240;
+    pub const LOAD_SAVED: u64 = 1242;
+    pub const SHOT_LOADED: u64 = 1250;
+    pub const RESUME_LOADED: u64 = 1252;
+    /// `,` every third frame from here to `REWIND_LAST`: 14 snapshots back (the timeline
+    /// holds about 12 since the load).
+    pub const REWIND_FIRST: u64 = 1320;
+    pub const REWIND_LAST: u64 = 1359;
+    pub const SHOT_REWOUND: u64 = 1370;
+    pub const END: u64 = 1375;
     /// Frames to wait for the last screenshots to be written before giving up.
     pub const SAVE_TIMEOUT: u64 = 600;
 
     /// The shots, by frame.
-    pub const SHOTS: [(u64, &str); 17] = [
+    pub const SHOTS: [(u64, &str); 21] = [
         (SHOT_START, "00_start"),
         (SHOT_PILE, "01_pile"),
         (SHOT_SPAWNED, "02_spawned"),
@@ -128,7 +144,13 @@ mod frames {
         (SHOT_LAB_SWITCH, "14_lab_switch"),
         (SHOT_LAB, "15_lab"),
         (SHOT_RESIZED, "16_resized"),
+        (SHOT_SAVED, "17_saved"),
+        (SHOT_CLEARED, "18_cleared"),
+        (SHOT_LOADED, "19_loaded"),
+        (SHOT_REWOUND, "20_rewound"),
     ];
+    /// The scene file the script saves and loads, in the smoke folder.
+    pub const SCENE_FILE: &str = "smoke_scene.ron";
 }
 
 /// The rule switch the script flips in the lab: with it off, the e = 1 ball of its
@@ -314,6 +336,7 @@ fn run_script(
     cameras: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
     bodies: BodyQuery,
     lab: LabView,
+    mut files: ResMut<SceneFiles>,
 ) {
     use frames::*;
     smoke.frame += 1;
@@ -587,6 +610,31 @@ fn run_script(
                 let (w, h) = (format!("{:.0}", size.x), format!("{:.0}", size.y));
                 xdotool(&mut smoke, &["windowsize", "--sync", &id, &w, &h]);
             }
+        }
+        PAUSE_TO_SAVE | RESUME_LOADED => {
+            xdotool(&mut smoke, &["key", "space"]);
+        }
+        SAVE => {
+            files.path = smoke.dir.join(SCENE_FILE).to_string_lossy().into_owned();
+            xdotool(&mut smoke, &["key", "F5"]);
+        }
+        SHOT_SAVED => {
+            smoke.note("saved", f64::from(u8::from(files.status.as_ref().is_some_and(|s| s.0))));
+        }
+        CLEAR => {
+            xdotool(&mut smoke, &["key", "c"]);
+        }
+        LOAD_SAVED => {
+            xdotool(&mut smoke, &["key", "F9"]);
+        }
+        SHOT_LOADED => {
+            smoke.note("loaded", f64::from(u8::from(files.status.as_ref().is_some_and(|s| s.0))));
+        }
+        f if (REWIND_FIRST..=REWIND_LAST).contains(&f) && (f - REWIND_FIRST) % 3 == 0 => {
+            if f == REWIND_FIRST {
+                smoke.note("step_before_rewind", physics.step_count() as f64);
+            }
+            xdotool(&mut smoke, &["key", "comma"]);
         }
         _ => {}
     }
