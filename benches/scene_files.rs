@@ -117,8 +117,26 @@ fn paired(world: &World) {
     );
 }
 
+/// The memory of the plugin's default rewind (`PhysicsRewindPlugin`: a snapshot every 12
+/// steps, 10 s at 120 Hz, 101 snapshots) over 10 s of the settled 2,000-body pile.
+fn plugin_timeline_memory(world: &World) {
+    let mut world = world.clone();
+    let mut timeline = Timeline::new(12, 101).expect("valid");
+    for _ in 0..1212 {
+        world.step(1.0 / 120.0).expect("a valid step");
+        timeline.observe(&world);
+    }
+    println!(
+        "plugin rewind of 2000 bodies: {} snapshots every {} steps, {:.1} MB",
+        timeline.len(),
+        timeline.interval(),
+        timeline.memory_bytes() as f64 / 1e6
+    );
+}
+
 fn recording(c: &mut Criterion) {
     let world = settled(2_000);
+    plugin_timeline_memory(&world);
     paired(&world);
     let mut group = c.benchmark_group("scene_files_step");
     group.sample_size(40).measurement_time(Duration::from_secs(5));
