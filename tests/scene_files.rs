@@ -229,3 +229,41 @@ fn a_hand_written_file_loads_as_a_fresh_start_r_scn_1() {
         by_hand.body(handles[0]).map(|b| b.position())
     );
 }
+
+/// Files written before the solver state's handles and slots became strings of hex words
+/// hold them as RON lists; such a file still reads to the same scene.
+#[test]
+fn a_solver_state_with_handles_and_slots_as_lists_still_reads_r_scn_1() {
+    let (world, _) = busy_world(5);
+    let scene = SceneFile::capture(&world);
+    let state = scene.solver_state.as_ref().expect("captured with its state");
+    let reused = state.handles.iter().chain(&state.free).any(|h| h.generation() > 0);
+    assert!(reused && !state.free.is_empty(), "no freed handle: a weak test");
+    let text = scene.to_ron();
+    let handle_list = |handles: &[BodyHandle]| {
+        let items: Vec<String> = handles
+            .iter()
+            .map(|h| format!("(index: {}, generation: {})", h.index(), h.generation()))
+            .collect();
+        format!("[{}]", items.join(", "))
+    };
+    let ids: Vec<String> = state.slots.iter().map(u32::to_string).collect();
+    let mut lists = String::new();
+    for line in text.lines() {
+        let field = line.trim_start();
+        let listed = if field.starts_with("handles: ") {
+            format!("        handles: {},", handle_list(&state.handles))
+        } else if field.starts_with("free: ") {
+            format!("        free: {},", handle_list(&state.free))
+        } else if field.starts_with("slots: ") {
+            format!("        slots: [{}],", ids.join(", "))
+        } else {
+            line.to_string()
+        };
+        lists.push_str(&listed);
+        lists.push('\n');
+    }
+    assert_ne!(lists, text, "nothing was rewritten");
+    let read = SceneFile::from_ron(&lists).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(read, scene, "the list form reads to another scene");
+}

@@ -232,3 +232,19 @@ fn loading_never_touches_the_world_in_use_r_scn_1() {
     assert!(loaded.is_err());
     assert_eq!(world.state_hash(), before);
 }
+
+/// The solver state's handles are hex words; a word that is not one is refused with its
+/// line, saying what a word must be.
+#[test]
+fn a_handle_that_is_not_a_hex_word_is_refused_with_its_line_r_scn_1() {
+    let text = valid_text();
+    let line = text.lines().position(|l| l.trim_start().starts_with("handles: ")).expect("there");
+    for broken in ["handles: \"zz ", "handles: \"10000000000000000 ", "handles: \"-1 "] {
+        let (error, message) = refused(&text.replacen("handles: \"", broken, 1));
+        assert!(
+            matches!(error, SceneError::Syntax { line: l, .. } if l == line + 1),
+            "{broken}: {message}"
+        );
+        assert!(message.contains("hex word"), "{message}");
+    }
+}

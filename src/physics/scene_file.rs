@@ -18,7 +18,9 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, forward_to_deserialize_any};
 
 use super::config::{ConfigError, FieldError, PhysicsConfig};
-use super::world::{SceneBody, SceneBounds, SceneError, SceneFile, SceneWalls, SolverState};
+use super::world::{
+    CachedContact, SceneBody, SceneBounds, SceneError, SceneFile, SceneWalls, SolverState,
+};
 
 /// The message of the error that stops reading at the body limit.
 const TOO_MANY_BODIES: &str = "more bodies than allowed";
@@ -42,16 +44,13 @@ impl SceneFile {
             bodies: &self.bodies,
         };
         let mut text = ron::ser::to_string_pretty(&head, pretty()).unwrap_or_default();
-        if let Some(state) = &self.solver_state {
-            // Written apart, one level less deep, so that its lists get a line per entry,
-            // and put in as the last field.
-            let state = ron::ser::to_string_pretty(state, pretty()).unwrap_or_default();
-            if text.ends_with(')') {
-                text.pop();
-                text.push_str("    solver_state: Some(");
-                text.push_str(&state.replace('\n', "\n    "));
-                text.push_str("),\n)");
-            }
+        if let Some(state) = &self.solver_state
+            && text.ends_with(')')
+        {
+            // Put in as the last field.
+            text.pop();
+            write_solver_state(&mut text, state);
+            text.push(')');
         }
         text
     }
@@ -93,6 +92,145 @@ impl SceneFile {
     pub fn load(path: impl AsRef<Path>) -> Result<SceneFile, SceneError> {
         Self::from_ron(&read_limited(path.as_ref())?)
     }
+}
+
+/// Writes `solver_state: Some((…)),` as serde's pretty RON would, one cached contact to a
+/// line, but by hand: RON's writer looks at every character of a string for escapes, which
+/// took half the time to save a 10,000-body file, and these strings are hex digits.
+fn write_solver_state(text: &mut String, state: &SolverState) {
+    use std::fmt::Write;
+    let words = |text: &mut String, words: &mut dyn Iterator<Item = u64>| {
+        text.push('"');
+        text.push_str(&join(words));
+        text.push('"');
+    };
+    text.reserve(state.contacts.len() * (CachedContact::WORDS_LEN + 16) + state.slots.len() * 16);
+    let _ = writeln!(text, "    solver_state: Some((\n        step: {},", state.step);
+    text.push_str("        handles: ");
+    words(text, &mut state.handles.iter().map(|h| h.to_bits()));
+    text.push_str(",\n        free: ");
+    words(text, &mut state.free.iter().map(|h| h.to_bits()));
+    text.push_str(",\n        slots: ");
+    words(text, &mut state.slots.iter().map(|&id| u64::from(id)));
+    let _ = writeln!(text, ",\n        next_island_id: {},", state.next_island_id);
+    text.push_str("        contacts: [\n");
+    for contact in &state.contacts {
+        text.push_str("            \"");
+        contact.write_words(text);
+        text.push_str("\",\n");
+    }
+    text.push_str("        ],\n");
+    // Rare and short: serde's compact RON on one line.
+    let overlaps = ron::ser::to_string(&state.sensor_overlaps).unwrap_or_default();
+    let ends = ron::ser::to_string(&state.pending_ends).unwrap_or_default();
+    let _ = writeln!(text, "        sensor_overlaps: {overlaps},\n        pending_ends: {ends},");
+    text.push_str("    )),\n");
+}
+
+/// Appends the `digits` lowest hex digits of `value`, zero-padded.
+pub(crate) fn push_hex(out: &mut String, value: u64, digits: usize) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for shift in (0..digits).rev() {
+        out.push(char::from(HEX[((value >> (4 * shift)) & 0xf) as usize]));
+    }
+}
+
+/// `Vec<BodyHandle>` as one string of hex words of their bits (`SolverState::handles`);
+/// the list of `(index:, generation:)` of earlier files is read too.
+pub(crate) mod handle_words {
+    use super::*;
+    use crate::physics::BodyHandle;
+
+    pub(crate) fn serialize<S: serde::Serializer>(
+        handles: &[BodyHandle],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&join(&mut handles.iter().map(|h| h.to_bits())))
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<BodyHandle>, D::Error> {
+        struct Words;
+        impl<'de> Visitor<'de> for Words {
+            type Value = Vec<BodyHandle>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "handles as one string of hex words (generation << 32 | index)")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                split(text, u64::MAX).map(|words| words.into_iter().map(from_bits).collect())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut handles = Vec::new();
+                while let Some(handle) = seq.next_element()? {
+                    handles.push(handle);
+                }
+                Ok(handles)
+            }
+        }
+        d.deserialize_any(Words)
+    }
+
+    fn from_bits(bits: u64) -> BodyHandle {
+        BodyHandle { index: bits as u32, generation: (bits >> 32) as u32 }
+    }
+}
+
+/// `Vec<u32>` as one string of hex words (`SolverState::slots`); a list of numbers is read
+/// too.
+pub(crate) mod id_words {
+    use super::*;
+
+    pub(crate) fn serialize<S: serde::Serializer>(ids: &[u32], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&join(&mut ids.iter().map(|&id| u64::from(id))))
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u32>, D::Error> {
+        struct Words;
+        impl<'de> Visitor<'de> for Words {
+            type Value = Vec<u32>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "handle ids as one string of hex words")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                split(text, u64::from(u32::MAX))
+                    .map(|words| words.into_iter().map(|w| w as u32).collect())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut ids = Vec::new();
+                while let Some(id) = seq.next_element()? {
+                    ids.push(id);
+                }
+                Ok(ids)
+            }
+        }
+        d.deserialize_any(Words)
+    }
+}
+
+/// Hex words separated by spaces.
+fn join(words: &mut dyn Iterator<Item = u64>) -> String {
+    use std::fmt::Write;
+    let mut text = String::new();
+    for (i, word) in words.enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        let _ = write!(text, "{word:x}");
+    }
+    text
+}
+
+/// The hex words of `text`, each at most `max`.
+fn split<E: de::Error>(text: &str, max: u64) -> Result<Vec<u64>, E> {
+    text.split_ascii_whitespace()
+        .map(|word| {
+            u64::from_str_radix(word, 16)
+                .ok()
+                .filter(|&w| w <= max && word.len() <= 16)
+                .ok_or_else(|| E::custom(format!("{word:?} is not a hex word up to {max:x}")))
+        })
+        .collect()
 }
 
 /// The text of the file at `path`, refusing a file larger than [`SceneFile::MAX_BYTES`]
