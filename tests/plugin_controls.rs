@@ -9,6 +9,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, WindowResolution};
 use bevy_sandbox_physics::physics::Material;
+use bevy_sandbox_physics::plugin::WallsFollowWindow;
 use bevy_sandbox_physics::prelude::*;
 use plugin_support::*;
 
@@ -218,6 +219,22 @@ fn the_walls_follow_the_primary_window_when_asked() {
     frames(&mut app, 2);
     let expected = Rect::from_center_size(Vec2::ZERO, Vec2::new(1000.0, 500.0));
     assert_eq!(app.world().resource::<PhysicsBounds>().0, expected);
+
+    // Issue 20: switched off, the walls keep a world of their own size while the window
+    // changes; switched on again, they take the window's rectangle.
+    app.world_mut().resource_mut::<WallsFollowWindow>().0 = false;
+    let large = Rect::from_center_size(Vec2::ZERO, Vec2::new(6000.0, 2000.0));
+    app.world_mut().resource_mut::<PhysicsBounds>().0 = large;
+    frames(&mut app, 2);
+    app.world_mut().get_mut::<Window>(window).expect("window").resolution.set(900.0, 700.0);
+    frames(&mut app, 2);
+    assert_eq!(app.world().resource::<PhysicsBounds>().0, large, "the walls followed");
+    let mapping = physics(&app).mapping();
+    assert_eq!(physics(&app).world().bounds(), mapping.rect_to_core(large));
+    app.world_mut().resource_mut::<WallsFollowWindow>().0 = true;
+    frames(&mut app, 2);
+    let expected = Rect::from_center_size(Vec2::ZERO, Vec2::new(900.0, 700.0));
+    assert_eq!(app.world().resource::<PhysicsBounds>().0, expected, "switched on, not following");
 }
 
 #[test]

@@ -37,6 +37,7 @@ fn the_plugin_exports_exactly_its_listed_api() {
         "PhysicsControls",
         "PhysicsTimeScale",
         "WallInsets",
+        "WallsFollowWindow",
         "CoordinateMapping",
         // The parts of the plugin group and their resources.
         "PhysicsDebugDraw",

@@ -120,6 +120,17 @@ pub(crate) fn apply_time_scale(
 #[reflect(Resource, Debug, PartialEq, Clone)]
 pub struct PhysicsBounds(pub Rect);
 
+/// Whether the walls follow the primary window ([`PhysicsBounds`] kept at the window's
+/// rectangle around the origin, minus [`WallInsets`]), switchable at run time: off, the walls
+/// stay where [`PhysicsBounds`] puts them, for a world of its own size that a camera zooms and
+/// pans over (issue 20); switched on, they take the window's rectangle on the next frame.
+/// Starts as
+/// [`SandboxPhysicsPlugin::walls_follow_window`](super::SandboxPhysicsPlugin::walls_follow_window)
+/// says.
+#[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Deref, DerefMut)]
+#[reflect(Resource, Default, Debug, PartialEq, Clone)]
+pub struct WallsFollowWindow(pub bool);
+
 /// Room the walls leave at each edge of the primary window when they follow it
 /// ([`SandboxPhysicsPlugin::walls_follow_window`](super::SandboxPhysicsPlugin::walls_follow_window)),
 /// in logical px, say for panels docked at the window's sides. Default: none.
@@ -216,18 +227,19 @@ pub(crate) fn clear_bodies(world: &mut World) {
     }
 }
 
-/// Keeps [`PhysicsBounds`] equal to the primary window's rectangle centred on the origin,
-/// minus the [`WallInsets`].
+/// While [`WallsFollowWindow`] is on, keeps [`PhysicsBounds`] equal to the primary window's
+/// rectangle centred on the origin, minus the [`WallInsets`].
 ///
 /// Does nothing without a window (headless) and while the window is too small for a body
 /// (minimised).
 pub(crate) fn follow_window(
+    follow: Res<WallsFollowWindow>,
     windows: Query<Ref<Window>, With<PrimaryWindow>>,
     insets: Res<WallInsets>,
     mut bounds: ResMut<PhysicsBounds>,
 ) {
     let Ok(window) = windows.single() else { return };
-    if !window.is_changed() && !insets.is_changed() {
+    if !follow.0 || !window.is_changed() && !insets.is_changed() && !follow.is_changed() {
         return;
     }
     let size = window.size();

@@ -107,7 +107,9 @@ pub use components::{
     AngularVelocity, BodyPose, Collider, LinearVelocity, NoInterpolation, PhysicsMaterial,
     PhysicsPose, RigidBody, Sleeping, VisualScale, body_components,
 };
-pub use controls::{PhysicsBounds, PhysicsControls, PhysicsTimeScale, WallInsets};
+pub use controls::{
+    PhysicsBounds, PhysicsControls, PhysicsTimeScale, WallInsets, WallsFollowWindow,
+};
 pub use coords::CoordinateMapping;
 pub use debug_draw::{PhysicsDebugDraw, PhysicsDebugDrawPlugin};
 pub use diagnostics::{PhysicsDiagnosticsPlugin, PhysicsStatistics};

@@ -8,7 +8,9 @@ use super::components::{
     AngularVelocity, Collider, LinearVelocity, NoInterpolation, PhysicsMaterial, PhysicsPose,
     RigidBody, Sleeping, VisualScale,
 };
-use super::controls::{PhysicsBounds, PhysicsControls, PhysicsTimeScale, WallInsets};
+use super::controls::{
+    PhysicsBounds, PhysicsControls, PhysicsTimeScale, WallInsets, WallsFollowWindow,
+};
 use super::coords::CoordinateMapping;
 use super::events::{CollisionEnd, CollisionEventsEnabled, CollisionStart, Sensor};
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
@@ -29,7 +31,7 @@ pub struct PhysicsSimulationPlugin {
     /// origin for good.
     pub bounds: Rect,
     /// Keep the walls at the primary window's rectangle around the origin, minus
-    /// [`WallInsets`].
+    /// [`WallInsets`], at the start ([`WallsFollowWindow`] switches it at run time).
     pub walls_follow_window: bool,
 }
 
@@ -94,6 +96,7 @@ impl Plugin for PhysicsSimulationPlugin {
             .insert_resource(PhysicsWorld::new(world, mapping))
             .insert_resource(PhysicsBounds(bounds))
             .init_resource::<WallInsets>()
+            .insert_resource(WallsFollowWindow(self.walls_follow_window))
             .init_resource::<PhysicsControls>()
             .init_resource::<PhysicsTimeScale>()
             .init_resource::<sync::SleepMarkerChanges>()
@@ -109,6 +112,7 @@ impl Plugin for PhysicsSimulationPlugin {
             .register_type::<PhysicsTimeScale>()
             .register_type::<PhysicsBounds>()
             .register_type::<WallInsets>()
+            .register_type::<WallsFollowWindow>()
             .register_type::<Collider>()
             .register_type::<RigidBody>()
             .register_type::<PhysicsMaterial>()
@@ -168,10 +172,7 @@ impl Plugin for PhysicsSimulationPlugin {
             // Before the fixed loop, which reads `Time<Virtual>`'s delta.
             .add_systems(PreUpdate, controls::apply_time_scale)
             .add_observer(sync::refuse_parented_body)
-            .add_observer(motion::note_removed_layers);
-
-        if self.walls_follow_window {
-            app.add_systems(PreUpdate, controls::follow_window);
-        }
+            .add_observer(motion::note_removed_layers)
+            .add_systems(PreUpdate, controls::follow_window);
     }
 }
