@@ -304,6 +304,17 @@ pub(crate) fn refuse_parented_body(
     }
 }
 
+/// What a user may write to a body, as `apply_user_writes` reads it.
+type UserWritable = (
+    Entity,
+    &'static mut Transform,
+    &'static mut LinearVelocity,
+    &'static mut AngularVelocity,
+    &'static mut PhysicsMaterial,
+    &'static mut PhysicsPose,
+    Has<VisualScale>,
+);
+
 /// Hands the user's writes to the core: teleports, velocities and materials.
 ///
 /// Each write is judged once: a refused value gets one warning naming the field and what is
@@ -316,15 +327,7 @@ pub(crate) fn refuse_parented_body(
 /// compared with the core's only when the component changed since the last run.
 pub(crate) fn apply_user_writes(
     mut physics: ResMut<PhysicsWorld>,
-    mut bodies: Query<(
-        Entity,
-        &mut Transform,
-        &mut LinearVelocity,
-        &mut AngularVelocity,
-        &mut PhysicsMaterial,
-        &mut PhysicsPose,
-        Has<VisualScale>,
-    )>,
+    mut bodies: Query<UserWritable>,
     mut warnings: MessageWriter<PhysicsWarning>,
 ) {
     let mapping = physics.mapping();

@@ -630,7 +630,7 @@ fn run_script(
         SHOT_LOADED => {
             smoke.note("loaded", f64::from(u8::from(files.status.as_ref().is_some_and(|s| s.0))));
         }
-        f if (REWIND_FIRST..=REWIND_LAST).contains(&f) && (f - REWIND_FIRST) % 3 == 0 => {
+        f if (REWIND_FIRST..=REWIND_LAST).contains(&f) && (f - REWIND_FIRST).is_multiple_of(3) => {
             if f == REWIND_FIRST {
                 smoke.note("step_before_rewind", physics.step_count() as f64);
             }
