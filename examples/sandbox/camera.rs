@@ -10,6 +10,7 @@ use bevy::window::PrimaryWindow;
 use bevy_sandbox_physics::prelude::*;
 
 use crate::tools::EguiFocus;
+use crate::world::WorldSettings;
 
 /// The closest and the farthest zoom: a world px drawn 16 screen px wide, or a tenth of one.
 const SCALE_RANGE: (f32, f32) = (1.0 / 16.0, 10.0);
@@ -130,19 +131,23 @@ fn pan_with_keys(
     transform.translation += (direction * speed * time.delta_secs()).extend(0.0);
 }
 
-/// F: the whole world in view, centred in what the bar leaves of the window, as large as
-/// it fits (with walls that follow the window: the view at start).
+/// F (or a request of the World row, or `--world` at the start): the whole world in view,
+/// centred in what the bar leaves of the window, as large as it fits (with walls that follow
+/// the window: the view at start).
 fn fit_world(
     keys: Res<ButtonInput<KeyCode>>,
     focus: Res<EguiFocus>,
+    mut settings: ResMut<WorldSettings>,
     bounds: Res<PhysicsBounds>,
     insets: Res<WallInsets>,
     windows: Query<&Window, With<PrimaryWindow>>,
     mut cameras: Query<CameraParts, With<Camera2d>>,
 ) {
-    if focus.keyboard || !keys.just_pressed(KeyCode::KeyF) {
+    let key = !focus.keyboard && keys.just_pressed(KeyCode::KeyF);
+    if !key && !settings.fit_requested {
         return;
     }
+    settings.fit_requested = false;
     let (Ok(window), Ok((_, _, mut transform, mut projection))) =
         (windows.single(), cameras.single_mut())
     else {

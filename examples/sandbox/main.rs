@@ -46,6 +46,8 @@
 //!
 //! # Command line
 //! * `--size <w>x<h>`: window size in logical px (default 1600x900, or less to fit the screen).
+//! * `--world <w>x<h>`: a world of its own size, px (200 to 50000 a side), instead of walls
+//!   that follow the window; the view starts fitted to it (also the palette's World row).
 //! * `--bench <bodies> [--seconds <s>]`, `--smoke <dir>`: test tooling, see `dev/mod.rs`.
 
 mod bar;
@@ -58,12 +60,13 @@ mod presets;
 mod tools;
 #[cfg(target_arch = "wasm32")]
 mod web;
+mod world;
 
 use std::process::ExitCode;
 
 use bevy::prelude::*;
 use bevy::window::{Monitor, PresentMode, PrimaryMonitor, PrimaryWindow, WindowResolution};
-use bevy_sandbox_physics::plugin::PhysicsRewindPlugin;
+use bevy_sandbox_physics::plugin::{PhysicsRewindPlugin, WallsFollowWindow};
 use bevy_sandbox_physics::prelude::*;
 
 use crate::dev::DevOptions;
@@ -73,12 +76,14 @@ use crate::tools::{Palette, SandboxAction};
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Options {
     size: Option<(u32, u32)>,
+    /// `--world <w>x<h>`: a world of its own size instead of walls that follow the window.
+    world: Option<(u32, u32)>,
     /// The test tooling's flags (`--smoke`, `--bench`).
     dev: DevOptions,
 }
 
 fn usage() -> String {
-    format!("usage: sandbox [--size <w>x<h>] {}", DevOptions::USAGE)
+    format!("usage: sandbox [--size <w>x<h>] [--world <w>x<h>] {}", DevOptions::USAGE)
 }
 
 /// Parses the command line; `Err` carries the message to print.
@@ -96,6 +101,10 @@ fn parse_options(mut args: impl Iterator<Item = String>) -> Result<Options, Stri
                     });
                 options.size =
                     Some(parsed.ok_or(format!("--size {text}: expected e.g. 1280x720"))?);
+            }
+            "--world" => {
+                let text = args.next().ok_or("--world needs a value")?;
+                options.world = Some(world::parse_world(&text)?);
             }
             "--help" | "-h" => return Err(usage()),
             other => {
@@ -143,7 +152,11 @@ fn main() -> ExitCode {
         DefaultPlugins.set(WindowPlugin { primary_window: Some(window), ..default() }),
         // The walls follow the window below the bar; the windows float over the world, so
         // opening one never squeezes the scene.
-        SandboxPhysicsPlugin::default().walls_follow_window(true),
+        match options.world {
+            None => SandboxPhysicsPlugin::default().walls_follow_window(true),
+            Some((w, h)) => SandboxPhysicsPlugin::default()
+                .bounds(world::fixed_walls(Vec2::new(w as f32, h as f32))),
+        },
         PhysicsRewindPlugin::default(),
         look::LookPlugin,
         tools::ToolsPlugin,
@@ -152,6 +165,12 @@ fn main() -> ExitCode {
         bar::BarPlugin,
         camera::CameraPlugin,
     ))
+    .insert_resource(world::WorldSettings {
+        size: options
+            .world
+            .map_or(world::WorldSettings::default().size, |(w, h)| Vec2::new(w as f32, h as f32)),
+        fit_requested: false,
+    })
     .insert_resource(PhysicsDebugDraw {
         enabled: false,
         shapes: false,
@@ -240,10 +259,14 @@ fn load_first_scene(
     mut frames: Local<u32>,
     palette: Res<Palette>,
     mut actions: MessageWriter<SandboxAction>,
+    follow: Res<WallsFollowWindow>,
+    mut world: ResMut<world::WorldSettings>,
 ) {
     *frames += 1;
     if *frames == 5 {
         actions.write(SandboxAction::Load(palette.scene));
+        // A world of its own size (`--world`) starts in view.
+        world.fit_requested |= !follow.0;
     }
 }
 
@@ -257,7 +280,10 @@ mod tests {
 
     #[test]
     fn the_command_line_is_parsed_and_bad_values_are_refused() {
-        assert_eq!(parse(&[]).map(|o| o.size), Ok(None));
+        assert_eq!(parse(&[]).map(|o| (o.size, o.world)), Ok((None, None)));
+        let world = parse(&["--world", "8000x3000"]).map(|o| o.world);
+        assert_eq!(world, Ok(Some((8000, 3000))));
+        assert!(parse(&["--world", "8000x90"]).is_err_and(|m| m.contains("--world 8000x90")));
         let options = parse(&["--size", "800x600", "--bench", "500", "--seconds", "5"]);
         let options = options.expect("valid options");
         assert_eq!(

@@ -231,6 +231,8 @@ mod tests {
         // The old layout's world (540 px between the panels) held fewer than 1,000.
         assert!(stress_capacity(Vec2::new(540.0, 850.0)) < 1000);
         assert!(stress_capacity(Vec2::new(1350.0, 860.0)) >= 1000);
+        // Issue 20: the stress slider's 20,000 bodies fit a world of 8000 × 3000 px.
+        assert!(stress_capacity(Vec2::new(8000.0, 3000.0)) >= 20_000);
     }
 
     #[test]

@@ -15,6 +15,7 @@ use bevy_sandbox_physics::prelude::*;
 use crate::files::{SceneFiles, file_ui};
 use crate::look::{BodyState, Tint, fill_color};
 use crate::presets::{self, Preset};
+use crate::world::{WorldParams, world_ui};
 
 /// Largest radius or half extent the palette offers, px.
 pub const MAX_TOOL_SIZE: f32 = 80.0;
@@ -342,7 +343,7 @@ fn palette_ui(
     mut debug: ResMut<PhysicsDebugDraw>,
     mut actions: MessageWriter<SandboxAction>,
     mut focus: ResMut<EguiFocus>,
-    bounds: Res<PhysicsBounds>,
+    mut world: WorldParams,
     insets: Res<WallInsets>,
     mut files: ResMut<SceneFiles>,
 ) -> Result {
@@ -361,7 +362,9 @@ fn palette_ui(
         .vscroll(true)
         .show(ctx, |ui| {
             ui.set_width(PALETTE_WIDTH);
-            palette_contents(ui, &mut palette, &mut debug, &mut actions, bounds.0.size());
+            palette_contents(ui, &mut palette, &mut debug, &mut actions, world.size());
+            ui.separator();
+            world_ui(ui, &mut world);
             ui.separator();
             file_ui(ui, &mut files);
         });
@@ -421,11 +424,13 @@ fn palette_contents(
             }
         }
     });
-    ui.add(egui::Slider::new(&mut palette.stress_count, 100..=3000).text("stress bodies"));
+    let slider = egui::Slider::new(&mut palette.stress_count, 100..=20_000).logarithmic(true);
+    ui.add(slider.text("stress bodies"));
     let fits = presets::stress_capacity(world_size);
     if palette.stress_count > fits {
         ui.small(format!(
-            "Only {fits} fit in this world (bodies ≥ 24 px on a grid): the stress scene spawns {fits}."
+            "Only {fits} fit in this world (bodies ≥ 24 px on a grid): the stress scene spawns \
+             {fits}. A larger world (World, below) holds more."
         ));
     }
     ui.horizontal(|ui| {

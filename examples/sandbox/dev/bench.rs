@@ -25,6 +25,7 @@ use bevy_sandbox_physics::prelude::*;
 use crate::lab::LabWindow;
 use crate::presets::Preset;
 use crate::tools::{Palette, SandboxAction};
+use crate::world::WorldSettings;
 
 /// Frame after which the scene is loaded (the walls have made room for the panels by then).
 const LOAD_FRAME: u64 = 10;
@@ -162,6 +163,8 @@ struct LabWindows<'w, 's> {
     plots: ResMut<'w, PhysicsPlots>,
     inspector: ResMut<'w, BodyInspector>,
     bodies: Query<'w, 's, Entity, With<Collider>>,
+    /// To fit the view to a world of its own size (`--world`).
+    world: ResMut<'w, WorldSettings>,
 }
 
 fn measure(
@@ -177,6 +180,7 @@ fn measure(
     if bench.frame == LOAD_FRAME {
         actions.write(SandboxAction::Load(Preset::Stress(bench.bodies)));
         bench.loaded_at = Some(now);
+        windows.world.fit_requested = true;
         return;
     }
     if bench.frame == LOAD_FRAME + 2 {
@@ -185,7 +189,7 @@ fn measure(
             let (min, max) = physics.world().bounds();
             crate::say_error(&format!(
                 "bench: only {spawned} of {} bodies fit in this world of {} px (bodies ≥ 24 px \
-                 on a grid); ask for at most {spawned}",
+                 on a grid); ask for at most {spawned}, or give a larger world with --world",
                 bench.bodies,
                 max - min,
             ));
