@@ -24,11 +24,12 @@ fn drawn(app: &App, wanted: &str) -> bool {
     texts(app).iter().any(|(t, _)| t.contains(wanted))
 }
 
-/// Every drawn text that reads as a number (a unit after it allowed).
+/// Every word of the drawn texts that reads as a number (a table's cells included).
 fn drawn_numbers(app: &App) -> Vec<f32> {
     texts(app)
         .iter()
-        .filter_map(|(t, _)| t.split_whitespace().next()?.trim_start_matches('+').parse().ok())
+        .flat_map(|(t, _)| t.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+        .filter_map(|word| word.trim_matches(['(', ')', ',']).trim_start_matches('+').parse().ok())
         .collect()
 }
 

@@ -61,13 +61,47 @@ struct Shown {
     inertia: String,
     material: Material,
     position: Vec2,
-    angle: f32,
+    angle_text: String,
     velocity: Vec2,
+    speed_text: String,
     spin: f32,
     island: String,
     sleep: String,
     held: &'static str,
-    contacts: Vec<BodyContact>,
+    /// Contacts of the last step.
+    contact_count: usize,
+    /// "Contacts of the last step: n".
+    contact_label: String,
+    /// The contacts as one monospace table, at most [`MAX_CONTACT_ROWS`] rows: one text to
+    /// lay out instead of five labels a row.
+    contacts_table: String,
+}
+
+/// Contacts listed at most; more are counted.
+const MAX_CONTACT_ROWS: usize = 16;
+
+/// The contacts as a table of aligned columns: partner, normal, depth, normal impulse, and
+/// friction impulse along the tangent (the normal turned a quarter counter-clockwise).
+fn contacts_table(contacts: &[BodyContact]) -> String {
+    use std::fmt::Write;
+    let mut table =
+        format!("{:<10} {:<15} {:>9} {:>10} {:>9}", "with", "normal", "depth", "Jn", "Jt");
+    for contact in contacts.iter().take(MAX_CONTACT_ROWS) {
+        let other = contact.other.map_or("wall".to_string(), |e| e.to_string());
+        let normal = format!("({:+.2}, {:+.2})", contact.normal.x, contact.normal.y);
+        let tangent = Vec2::new(-contact.normal.y, contact.normal.x);
+        let _ = write!(
+            table,
+            "\n{other:<10} {normal:<15} {:>6.2} px {:>10.1} {:>+9.1}",
+            contact.depth,
+            contact.normal_impulse,
+            contact.impulse.dot(tangent)
+        );
+    }
+    if contacts.len() > MAX_CONTACT_ROWS {
+        let _ = write!(table, "\n… and {} more", contacts.len() - MAX_CONTACT_ROWS);
+    }
+    table
 }
 
 impl Shown {
@@ -83,6 +117,7 @@ impl Shown {
         let body = world.body(handle)?;
         let island = world.island_size(handle);
         let config = world.config();
+        let contacts = physics.contacts_of(entity);
         Some(Self {
             entity,
             at,
@@ -91,8 +126,9 @@ impl Shown {
             inertia: inertia_text(body),
             material,
             position: transform.translation.truncate(),
-            angle: transform.rotation.to_euler(EulerRot::XYZ).2,
+            angle_text: format!("{:.3} rad", transform.rotation.to_euler(EulerRot::XYZ).2),
             velocity,
+            speed_text: format!("{:.2} px/s", velocity.length()),
             spin,
             island: match (body.sleep_island().filter(|_| body.is_sleeping()), island) {
                 (Some(id), Some(n)) => format!("asleep, #{id}, {n} bodies"),
@@ -107,7 +143,9 @@ impl Shown {
                 "sleeping off".to_string()
             },
             held: if body.is_held() { "by a pointer" } else { "no" },
-            contacts: physics.contacts_of(entity),
+            contact_count: contacts.len(),
+            contact_label: format!("Contacts of the last step: {}", contacts.len()),
+            contacts_table: contacts_table(&contacts),
         })
     }
 }
@@ -259,16 +297,17 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
         }
         ui.end_row();
         ui.label("Angle");
-        ui.monospace(format!("{:.3} rad", shown.angle));
+        ui.monospace(shown.angle_text.as_str());
         ui.end_row();
 
         ui.label("Velocity");
         if vector_ui(ui, &mut shown.velocity, "px/s", 5.0) {
             velocity.0 = shown.velocity;
+            shown.speed_text = format!("{:.2} px/s", shown.velocity.length());
         }
         ui.end_row();
         ui.label("Speed");
-        ui.monospace(format!("{:.2} px/s", shown.velocity.length()));
+        ui.monospace(shown.speed_text.as_str());
         ui.end_row();
         ui.label("Spin");
         if ui.add(number(&mut shown.spin, "rad/s", 0.05)).changed() {
@@ -288,31 +327,12 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
         ui.end_row();
     });
     ui.separator();
-    let contacts = &shown.contacts;
-    ui.label(format!("Contacts of the last step: {}", contacts.len()));
-    if contacts.is_empty() {
-        return;
-    }
-    egui::Grid::new("body_inspector_contacts").num_columns(5).striped(true).show(ui, |ui| {
-        for title in ["with", "normal", "depth", "Jn", "Jt"] {
-            ui.strong(title);
-        }
-        ui.end_row();
-        for contact in contacts.iter().take(16) {
-            ui.monospace(contact.other.map_or("wall".to_string(), |e| e.to_string()));
-            ui.monospace(format!("({:+.2}, {:+.2})", contact.normal.x, contact.normal.y));
-            ui.monospace(format!("{:.2} px", contact.depth));
-            ui.monospace(format!("{:.1}", contact.normal_impulse))
-                .on_hover_text("Normal impulse of the step, mass·px/s (≥ 0)");
-            // The impulse's part along the tangent (the normal turned a quarter counter-clockwise).
-            let tangent = Vec2::new(-contact.normal.y, contact.normal.x);
-            ui.monospace(format!("{:+.1}", contact.impulse.dot(tangent)))
-                .on_hover_text("Friction impulse of the step along the tangent, mass·px/s");
-            ui.end_row();
-        }
-    });
-    if contacts.len() > 16 {
-        ui.label(format!("… and {} more", contacts.len() - 16));
+    ui.label(shown.contact_label.as_str());
+    if shown.contact_count > 0 {
+        ui.monospace(shown.contacts_table.as_str()).on_hover_text(
+            "Jn: normal impulse of the step (≥ 0); Jt: friction impulse along the tangent, \
+             the normal turned a quarter counter-clockwise; both mass·px/s",
+        );
     }
 }
 
