@@ -84,9 +84,14 @@ fn rewind_keys(
         return;
     };
     if let Some(step) = target {
-        controls.paused = true;
-        rewind.request_rewind(step);
+        go_back_to(step, &mut rewind, &mut controls);
     }
+}
+
+/// Pauses and asks for the world of snapshot `step`.
+fn go_back_to(step: u64, rewind: &mut PhysicsRewind, controls: &mut PhysicsControls) {
+    controls.paused = true;
+    rewind.request_rewind(step);
 }
 
 /// The rewind row: a slider over the snapshots kept, in seconds before the newest, the
@@ -111,14 +116,12 @@ fn timeline_row(
     if ui.button("⏴").on_hover_text(", : one snapshot back").clicked()
         && let Some(step) = rewind.step_before(now)
     {
-        controls.paused = true;
-        rewind.request_rewind(step);
+        go_back_to(step, rewind, controls);
     }
     if ui.button("⏵").on_hover_text(". : one snapshot forward").clicked()
         && let Some(step) = rewind.step_after(now)
     {
-        controls.paused = true;
-        rewind.request_rewind(step);
+        go_back_to(step, rewind, controls);
     }
     let figures = format!(
         "{:+.1} s of {:.1} s · {:.1} MB",
@@ -136,7 +139,7 @@ fn timeline_row(
         if let Some(landing) = rewind.landing_step(step.max(0.0) as u64)
             && landing != now
         {
-            rewind.request_rewind(landing);
+            go_back_to(landing, rewind, controls);
         }
     }
     ui.monospace(figures);

@@ -36,6 +36,15 @@ use crate::physics::{PhysicsConfig, Timeline};
 /// [`PhysicsRewind`]. Not part of [`SandboxPhysicsPlugin`](super::SandboxPhysicsPlugin):
 /// add it after that plugin when you want a rewind.
 ///
+/// A rewind lands on a snapshot (the newest at or before the step asked for) and the world
+/// steps on from there bit for bit as it did; it does not re-simulate to a step between two
+/// snapshots, since the plugin does not log the app's inputs. Like a load
+/// ([`load_scene`](super::load_scene)) it despawns every body entity and spawns one per body,
+/// so the app's own components on body entities do not come back. The snapshots after the
+/// one landed on stay until the world steps (scrubbing forward works); a load starts the
+/// timeline again. Memory is bounded by [`seconds`](Self::seconds) and
+/// [`max_bytes`](Self::max_bytes).
+///
 /// ```no_run
 /// use bevy::prelude::*;
 /// use bevy_sandbox_physics::plugin::PhysicsRewindPlugin;
@@ -78,7 +87,7 @@ impl Plugin for PhysicsRewindPlugin {
     }
 }
 
-/// The snapshots kept for a rewind, and a rewind asked for (see the [module docs](self)).
+/// The snapshots kept for a rewind, and a rewind asked for (see [`PhysicsRewindPlugin`]).
 #[derive(Resource, Debug)]
 pub struct PhysicsRewind {
     timeline: Timeline,
