@@ -49,6 +49,11 @@ impl BodyHandle {
     pub fn to_bits(self) -> u64 {
         (u64::from(self.generation) << 32) | u64::from(self.index)
     }
+
+    /// The handle packed by [`to_bits`](Self::to_bits).
+    pub(crate) fn from_bits(bits: u64) -> Self {
+        BodyHandle { index: bits as u32, generation: (bits >> 32) as u32 }
+    }
 }
 
 impl fmt::Display for BodyHandle {

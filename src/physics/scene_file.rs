@@ -99,20 +99,15 @@ impl SceneFile {
 /// took half the time to save a 10,000-body file, and these strings are hex digits.
 fn write_solver_state(text: &mut String, state: &SolverState) {
     use std::fmt::Write;
-    let words = |text: &mut String, words: &mut dyn Iterator<Item = u64>| {
-        text.push('"');
-        text.push_str(&join(words));
-        text.push('"');
-    };
     text.reserve(state.contacts.len() * (CachedContact::WORDS_LEN + 16) + state.slots.len() * 16);
     let _ = writeln!(text, "    solver_state: Some((\n        step: {},", state.step);
-    text.push_str("        handles: ");
-    words(text, &mut state.handles.iter().map(|h| h.to_bits()));
-    text.push_str(",\n        free: ");
-    words(text, &mut state.free.iter().map(|h| h.to_bits()));
-    text.push_str(",\n        slots: ");
-    words(text, &mut state.slots.iter().map(|&id| u64::from(id)));
-    let _ = writeln!(text, ",\n        next_island_id: {},", state.next_island_id);
+    let (handles, free, slots) = (join(&state.handles), join(&state.free), join(&state.slots));
+    let _ = writeln!(text, "        handles: \"{handles}\",\n        free: \"{free}\",");
+    let _ = writeln!(
+        text,
+        "        slots: \"{slots}\",\n        next_island_id: {},",
+        state.next_island_id
+    );
     text.push_str("        contacts: [\n");
     for contact in &state.contacts {
         text.push_str("            \"");
@@ -135,88 +130,85 @@ pub(crate) fn push_hex(out: &mut String, value: u64, digits: usize) {
     }
 }
 
-/// `Vec<BodyHandle>` as one string of hex words of their bits (`SolverState::handles`);
-/// the list of `(index:, generation:)` of earlier files is read too.
-pub(crate) mod handle_words {
-    use super::*;
-    use crate::physics::BodyHandle;
+/// What the solver state writes as a hex word: a handle's bits, or a handle id.
+pub(crate) trait HexWord: Copy + for<'de> Deserialize<'de> {
+    /// The largest word that reads back.
+    const MAX: u64;
+    /// What a list of them is, for a message.
+    const WHAT: &'static str;
+    fn to_word(self) -> u64;
+    fn from_word(word: u64) -> Self;
+}
 
-    pub(crate) fn serialize<S: serde::Serializer>(
-        handles: &[BodyHandle],
+impl HexWord for crate::physics::BodyHandle {
+    const MAX: u64 = u64::MAX;
+    const WHAT: &'static str = "handles as one string of hex words (generation << 32 | index)";
+    fn to_word(self) -> u64 {
+        self.to_bits()
+    }
+    fn from_word(word: u64) -> Self {
+        Self::from_bits(word)
+    }
+}
+
+impl HexWord for u32 {
+    const MAX: u64 = u32::MAX as u64;
+    const WHAT: &'static str = "handle ids as one string of hex words";
+    fn to_word(self) -> u64 {
+        u64::from(self)
+    }
+    fn from_word(word: u64) -> Self {
+        word as u32
+    }
+}
+
+/// A list of [`HexWord`]s as one string of hex words (`SolverState::handles`, `free` and
+/// `slots`); the RON list of earlier files is read too.
+pub(crate) mod hex_words {
+    use std::marker::PhantomData;
+
+    use super::*;
+
+    pub(crate) fn serialize<S: serde::Serializer, T: HexWord>(
+        values: &[T],
         s: S,
     ) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&join(&mut handles.iter().map(|h| h.to_bits())))
+        s.serialize_str(&join(values))
     }
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: HexWord>(
         d: D,
-    ) -> Result<Vec<BodyHandle>, D::Error> {
-        struct Words;
-        impl<'de> Visitor<'de> for Words {
-            type Value = Vec<BodyHandle>;
+    ) -> Result<Vec<T>, D::Error> {
+        struct Words<T>(PhantomData<T>);
+        impl<'de, T: HexWord> Visitor<'de> for Words<T> {
+            type Value = Vec<T>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "handles as one string of hex words (generation << 32 | index)")
+                f.write_str(T::WHAT)
             }
             fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-                split(text, u64::MAX).map(|words| words.into_iter().map(from_bits).collect())
+                split(text, T::MAX).map(|words| words.into_iter().map(T::from_word).collect())
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut handles = Vec::new();
-                while let Some(handle) = seq.next_element()? {
-                    handles.push(handle);
+                let mut values = Vec::new();
+                while let Some(value) = seq.next_element()? {
+                    values.push(value);
                 }
-                Ok(handles)
+                Ok(values)
             }
         }
-        d.deserialize_any(Words)
-    }
-
-    fn from_bits(bits: u64) -> BodyHandle {
-        BodyHandle { index: bits as u32, generation: (bits >> 32) as u32 }
+        d.deserialize_any(Words(PhantomData))
     }
 }
 
-/// `Vec<u32>` as one string of hex words (`SolverState::slots`); a list of numbers is read
-/// too.
-pub(crate) mod id_words {
-    use super::*;
-
-    pub(crate) fn serialize<S: serde::Serializer>(ids: &[u32], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&join(&mut ids.iter().map(|&id| u64::from(id))))
-    }
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u32>, D::Error> {
-        struct Words;
-        impl<'de> Visitor<'de> for Words {
-            type Value = Vec<u32>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "handle ids as one string of hex words")
-            }
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-                split(text, u64::from(u32::MAX))
-                    .map(|words| words.into_iter().map(|w| w as u32).collect())
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut ids = Vec::new();
-                while let Some(id) = seq.next_element()? {
-                    ids.push(id);
-                }
-                Ok(ids)
-            }
-        }
-        d.deserialize_any(Words)
-    }
-}
-
-/// Hex words separated by spaces.
-fn join(words: &mut dyn Iterator<Item = u64>) -> String {
+/// The words of `values` in hex, separated by spaces.
+fn join<T: HexWord>(values: &[T]) -> String {
     use std::fmt::Write;
-    let mut text = String::new();
-    for (i, word) in words.enumerate() {
+    let mut text = String::with_capacity(values.len() * 5);
+    for (i, value) in values.iter().enumerate() {
         if i > 0 {
             text.push(' ');
         }
-        let _ = write!(text, "{word:x}");
+        let _ = write!(text, "{:x}", value.to_word());
     }
     text
 }

@@ -192,17 +192,12 @@ pub(super) fn ended(key: PairKey) -> CollisionEvent {
     CollisionEvent::Ended { a, b, sensor: false }
 }
 
-/// The handle packed in `bits` (`BodyHandle::to_bits`).
-fn handle_of(bits: u64) -> BodyHandle {
-    BodyHandle { index: bits as u32, generation: (bits >> 32) as u32 }
-}
-
 /// The two sides of a pair key: a body and a body, or a wall (A in the key) and a body.
 fn sides(key: PairKey) -> (BodyHandle, BodyOrWall) {
     if (key.0 >> 32) as u32 == WALL_GENERATION {
-        (handle_of(key.1), BodyOrWall::Wall(WallId::ALL[key.0 as u32 as usize]))
+        (BodyHandle::from_bits(key.1), BodyOrWall::Wall(WallId::ALL[key.0 as u32 as usize]))
     } else {
-        (handle_of(key.0), BodyOrWall::Body(handle_of(key.1)))
+        (BodyHandle::from_bits(key.0), BodyOrWall::Body(BodyHandle::from_bits(key.1)))
     }
 }
 

@@ -201,16 +201,16 @@ pub struct SolverState {
     /// The handle of each body, in the order of `bodies`. Written as one string of hex
     /// words, each handle's bits ([`BodyHandle::to_bits`]): a list of `(index:, generation:)`
     /// took a seventh of the time to read a 10,000-body file (a list is still read).
-    #[cfg_attr(feature = "serde", serde(with = "crate::physics::scene_file::handle_words"))]
+    #[cfg_attr(feature = "serde", serde(with = "crate::physics::scene_file::hex_words"))]
     pub handles: Vec<BodyHandle>,
     /// The free handle ids with the generation their next body gets, in the order they are
     /// reused (the last first). Written as `handles` is.
-    #[cfg_attr(feature = "serde", serde(with = "crate::physics::scene_file::handle_words"))]
+    #[cfg_attr(feature = "serde", serde(with = "crate::physics::scene_file::hex_words"))]
     pub free: Vec<BodyHandle>,
     /// The handle id stored in each slot, in slot order (the step iterates slots in this
     /// order, and the order changes results in the last bits). Written as one string of hex
     /// words (a list of numbers is still read).
-    #[cfg_attr(feature = "serde", serde(with = "crate::physics::scene_file::id_words"))]
+    #[cfg_attr(feature = "serde", serde(with = "crate::physics::scene_file::hex_words"))]
     pub slots: Vec<u32>,
     /// The id the next island that falls asleep gets.
     pub next_island_id: u32,
