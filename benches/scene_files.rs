@@ -121,7 +121,7 @@ fn paired(world: &World) {
 /// steps, 10 s at 120 Hz, 101 snapshots) over 10 s of the settled 2,000-body pile.
 fn plugin_timeline_memory(world: &World) {
     let mut world = world.clone();
-    let mut timeline = Timeline::new(12, 101).expect("valid");
+    let mut timeline = Timeline::covering_every(10.0, 1.0 / 120.0, 12);
     for _ in 0..1212 {
         world.step(1.0 / 120.0).expect("a valid step");
         timeline.observe(&world);

@@ -43,8 +43,13 @@ impl Timeline {
     /// snapshot every [`DEFAULT_INTERVAL`](Self::DEFAULT_INTERVAL) steps. `seconds` is
     /// clamped to 0 ..= 3600 and `time_step` to 1e-4 ..= 1/30 s.
     pub fn covering(seconds: f32, time_step: f32) -> Self {
+        Self::covering_every(seconds, time_step, Self::DEFAULT_INTERVAL)
+    }
+
+    /// As [`covering`](Self::covering), with a snapshot every `interval` steps (at least 1).
+    pub fn covering_every(seconds: f32, time_step: f32, interval: u64) -> Self {
         let steps = (seconds.clamp(0.0, 3600.0) / time_step.clamp(1.0e-4, 1.0 / 30.0)).ceil();
-        let interval = Self::DEFAULT_INTERVAL;
+        let interval = interval.max(1);
         // One more than the span needs: the oldest one must lie at or before `now − span`.
         let capacity = (steps as u64).div_ceil(interval) as usize + 1;
         Timeline { interval, capacity: capacity.max(2), snapshots: VecDeque::new() }

@@ -99,16 +99,7 @@ pub struct PhysicsRewind {
 
 impl PhysicsRewind {
     fn new(settings: &PhysicsRewindPlugin, time_step: f32) -> Self {
-        let interval = settings.interval.max(1);
-        let steps = (settings.seconds.clamp(0.0, 3600.0) / time_step.clamp(1.0e-4, 1.0 / 30.0))
-            .ceil() as u64;
-        // One more than the span needs: the oldest must lie at or before `now − span`.
-        let capacity = (steps.div_ceil(interval) as usize + 1).max(2);
-        let timeline = match Timeline::new(interval, capacity) {
-            Ok(timeline) => timeline,
-            // Unreachable with the clamps above; fall back to the core's default spacing.
-            Err(_) => Timeline::covering(settings.seconds, time_step),
-        };
+        let timeline = Timeline::covering_every(settings.seconds, time_step, settings.interval);
         Self { timeline, max_bytes: settings.max_bytes, request: None, recording: true }
     }
 
