@@ -91,7 +91,9 @@ fn the_plugin_exports_exactly_its_listed_api() {
         "config_to_ron",
         "load_preset",
         "save_preset",
-        // Rewind and scene files (issue 18).
+        // Session recording, rewind and scene files (issue 18).
+        "PlayPhysicsRecording",
+        "SessionRecording",
         "PhysicsRewind",
         "PhysicsRewindPlugin",
         "LoadPhysicsScene",

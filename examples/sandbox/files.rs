@@ -10,6 +10,11 @@
 //! floor on the window's floor, centred between the walls, and a file larger than the window
 //! is refused, saying which body does not fit.
 //!
+//! The "Session" row records what happens (F6 starts and stops; R-SCN-2): the world as it was
+//! when the recording started and every change after it, saved beside the scene file as
+//! `<name>.start.ron` and `<name>.inputs.ron`. F7 plays the saved session back, bit for bit,
+//! and any change made while it plays (a click, a drag, a slider) takes over from there.
+//!
 //! In a browser (wasm32) there is no file system: the shipped scenes are compiled in, saving
 //! keeps the file in the page under its name (F9 loads it back) and offers it as a download,
 //! and a file of your own is loaded with the page's "Open scene file" button. Nothing is
@@ -20,7 +25,7 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use bevy_egui::egui;
 use bevy_sandbox_physics::physics::{SceneError, SceneFile};
-use bevy_sandbox_physics::plugin::load_scene;
+use bevy_sandbox_physics::plugin::{PlayPhysicsRecording, SessionRecording, load_scene};
 use bevy_sandbox_physics::prelude::*;
 
 use crate::tools::EguiFocus;
@@ -39,12 +44,18 @@ pub struct SceneFiles {
     /// In a browser: the files saved or opened in this page, by name, as RON.
     #[cfg(target_arch = "wasm32")]
     in_page: std::collections::HashMap<String, String>,
+    /// The last session recorded in this run (a browser keeps it only here).
+    last_session: Option<SessionRecording>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum FileRequest {
     Save,
     Load,
+    /// Start recording the session, or stop and save it.
+    Record,
+    /// Play the saved session back.
+    Play,
 }
 
 impl Default for SceneFiles {
@@ -58,6 +69,7 @@ impl Default for SceneFiles {
             shipped: shipped_scenes(),
             #[cfg(target_arch = "wasm32")]
             in_page: Default::default(),
+            last_session: None,
         }
     }
 }
@@ -137,7 +149,7 @@ fn take_upload(mut files: ResMut<SceneFiles>) {
     }
 }
 
-/// F5 saves, F9 loads.
+/// F5 saves, F9 loads, F6 records, F7 plays back.
 fn file_keys(
     keys: Res<ButtonInput<KeyCode>>,
     focus: Res<EguiFocus>,
@@ -152,6 +164,19 @@ fn file_keys(
     if keys.just_pressed(KeyCode::F9) {
         files.request = Some(FileRequest::Load);
     }
+    if keys.just_pressed(KeyCode::F6) {
+        files.request = Some(FileRequest::Record);
+    }
+    if keys.just_pressed(KeyCode::F7) {
+        files.request = Some(FileRequest::Play);
+    }
+}
+
+/// The two files of the session recorded beside the scene file `path`: `<name>.start.ron`
+/// (the world it started from) and `<name>.inputs.ron`.
+fn session_paths(path: &str) -> (String, String) {
+    let name = path.strip_suffix(".ron").unwrap_or(path);
+    (format!("{name}.start.ron"), format!("{name}.inputs.ron"))
 }
 
 /// Moves a file's world into the walls the window has now: its floor on the floor, centred
@@ -177,13 +202,43 @@ fn fit_to_walls(mut file: SceneFile, walls: (Vec2, Vec2)) -> SceneFile {
 
 fn save_or_load(
     mut files: ResMut<SceneFiles>,
-    physics: Res<PhysicsWorld>,
+    mut physics: ResMut<PhysicsWorld>,
     bounds: Res<PhysicsBounds>,
     mut commands: Commands,
 ) {
     let Some(request) = files.request.take() else { return };
     let path = files.path.clone();
     match request {
+        FileRequest::Record if physics.recording().is_none() => {
+            physics.start_recording();
+            files.status = Some((true, "recording the session: F6 stops and saves it".into()));
+        }
+        FileRequest::Record => {
+            let Some(session) = physics.stop_recording() else { return };
+            let (start, inputs) = session_paths(&path);
+            let steps = session.log.end_step - session.log.start_step;
+            let changes = session.log.inputs.len();
+            match files.save_session(&session, &start, &inputs) {
+                Ok(()) => {
+                    let message = format!("recorded {steps} steps, {changes} changes: {inputs}");
+                    info!("{message}");
+                    files.status = Some((true, message));
+                }
+                Err(error) => files.report(&inputs, Err(error), "recorded"),
+            }
+            files.last_session = Some(session);
+        }
+        FileRequest::Play => {
+            let (start, inputs) = session_paths(&path);
+            match files.read_session(&start, &inputs) {
+                Ok(session) => {
+                    let steps = session.log.end_step - session.log.start_step;
+                    files.status = Some((true, format!("playing {steps} steps back: {inputs}")));
+                    commands.queue(PlayPhysicsRecording(session));
+                }
+                Err(error) => files.report(&inputs, Err(error), "played"),
+            }
+        }
         FileRequest::Save => {
             let saved = files.save(&physics.scene_file(), &path);
             files.report(&path, saved.map(|()| physics.len()), "saved");
@@ -203,6 +258,37 @@ fn save_or_load(
 }
 
 impl SceneFiles {
+    /// Writes a recorded session to its two files.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn save_session(
+        &mut self,
+        session: &SessionRecording,
+        start: &str,
+        inputs: &str,
+    ) -> Result<(), SceneError> {
+        session.save(start, inputs)
+    }
+
+    /// Reads the session saved in the two files.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn read_session(&self, start: &str, inputs: &str) -> Result<SessionRecording, SceneError> {
+        SessionRecording::load(start, inputs)
+    }
+
+    /// In a browser the session stays in the page.
+    #[cfg(target_arch = "wasm32")]
+    fn save_session(&mut self, _: &SessionRecording, _: &str, _: &str) -> Result<(), SceneError> {
+        Ok(())
+    }
+
+    /// In a browser: the session recorded in this page.
+    #[cfg(target_arch = "wasm32")]
+    fn read_session(&self, _: &str, _: &str) -> Result<SessionRecording, SceneError> {
+        self.last_session.clone().ok_or_else(|| {
+            SceneError::Io("no session recorded in this page yet: F6 records one".into())
+        })
+    }
+
     /// Writes `file` to `path`.
     #[cfg(not(target_arch = "wasm32"))]
     fn save(&mut self, file: &SceneFile, path: &str) -> Result<(), SceneError> {
@@ -259,8 +345,9 @@ impl SceneFiles {
     }
 }
 
-/// The palette's "Scene file" row: the path, Save and Load, the last outcome.
-pub fn file_ui(ui: &mut egui::Ui, files: &mut SceneFiles) {
+/// The palette's "Scene file" row: the path, Save and Load, the session's Record and Play,
+/// the last outcome.
+pub fn file_ui(ui: &mut egui::Ui, files: &mut SceneFiles, physics: &PhysicsWorld) {
     ui.strong("Scene file");
     #[cfg(target_arch = "wasm32")]
     ui.small("In the browser: Save downloads the file, open your own with the page's button.");
@@ -272,6 +359,25 @@ pub fn file_ui(ui: &mut egui::Ui, files: &mut SceneFiles) {
         }
         if ui.button("Load").on_hover_text("F9: replaces every body").clicked() {
             files.request = Some(FileRequest::Load);
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.small("Session:");
+        let recording = physics.recording();
+        let record = if recording.is_some() { "⏹ Stop" } else { "⏺ Record" };
+        let tip = "F6: records every change from now on; stop saves it beside the scene file";
+        if ui.small_button(record).on_hover_text(tip).clicked() {
+            files.request = Some(FileRequest::Record);
+        }
+        let tip = "F7: plays the saved session back; a change of yours takes over";
+        if ui.small_button("▶ Play").on_hover_text(tip).clicked() {
+            files.request = Some(FileRequest::Play);
+        }
+        if let Some(log) = recording {
+            let steps = log.end_step - log.start_step;
+            ui.small(format!("● {steps} steps, {} changes", log.inputs.len()));
+        } else if let Some((now, end)) = physics.playback_progress() {
+            ui.small(format!("▶ step {now} of {end}"));
         }
     });
     if !files.shipped.is_empty() {

@@ -41,6 +41,7 @@
 //! | middle drag, arrow keys | pan |
 //! | F | fit the world into the window |
 //! | F5 / F9 | save the world to / load it from the palette's scene file |
+//! | F6 / F7 | record the session (again: stop and save it) / play it back |
 //! | , / . | rewind: one snapshot (0.1 s) back / forward, paused; the bar's timeline drags |
 //! | 1 … 6 | scenes: pyramid, rain, mixed pile, material balls, sliding boxes, stress |
 //!

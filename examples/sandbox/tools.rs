@@ -346,6 +346,7 @@ fn palette_ui(
     mut world: WorldParams,
     insets: Res<WallInsets>,
     mut files: ResMut<SceneFiles>,
+    physics: Res<PhysicsWorld>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     focus.pointer = ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui();
@@ -366,7 +367,7 @@ fn palette_ui(
             ui.separator();
             world_ui(ui, &mut world);
             ui.separator();
-            file_ui(ui, &mut files);
+            file_ui(ui, &mut files, &physics);
         });
     palette.open = open;
     Ok(())

@@ -19,7 +19,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
-use crate::physics::PhysicsConfig;
+use crate::physics::{Input, PhysicsConfig};
 
 /// The `Time<Fixed>` timestep for a core `time_step` in seconds.
 ///
@@ -76,8 +76,8 @@ pub(crate) fn apply_config(
     if !config.is_changed() || *config == *physics.world().config() {
         return;
     }
-    match physics.world_mut().set_config(config.clone()) {
-        Ok(()) => retime(&config, &mut fixed, &mut virtual_time),
+    match physics.apply(Input::SetConfig(config.clone())) {
+        Ok(_) => retime(&config, &mut fixed, &mut virtual_time),
         Err(error) => {
             let message = format!("PhysicsConfig refused, the last valid one stays: {error}");
             warn!("{message}");

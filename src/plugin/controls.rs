@@ -10,7 +10,7 @@ use bevy::window::PrimaryWindow;
 
 use super::components::Collider;
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
-use crate::physics::MIN_BODY_SIZE;
+use crate::physics::{Input, MIN_BODY_SIZE};
 
 /// Pause, single step, gravity and clear.
 #[derive(Resource, Reflect, Clone, Debug, PartialEq, Eq)]
@@ -182,13 +182,13 @@ pub(crate) fn apply_controls(
     mut warnings: MessageWriter<PhysicsWarning>,
 ) {
     if controls.gravity_enabled != physics.world().gravity_enabled() {
-        physics.world_mut().set_gravity_enabled(controls.gravity_enabled);
+        let _ = physics.apply(Input::SetGravityEnabled(controls.gravity_enabled));
     }
     if bounds.is_changed() {
         let mapping = physics.mapping();
         let (min, max) = mapping.rect_to_core(bounds.0);
         if (min, max) != physics.world().bounds()
-            && let Err(error) = physics.world_mut().set_bounds(min, max)
+            && let Err(error) = physics.apply(Input::SetBounds { min, max })
         {
             let (min, max) = physics.world().bounds();
             let kept = mapping.rect_to_bevy(min, max);

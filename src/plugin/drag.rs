@@ -43,7 +43,7 @@ use bevy::window::PrimaryWindow;
 use super::controls::PhysicsControls;
 use super::physics_world::PhysicsWorld;
 use super::picking::{BodyHover, BodyPickingSystems};
-use crate::physics::{BodyHandle, VelocityTracker};
+use crate::physics::{BodyHandle, Input, VelocityTracker};
 
 /// Grab, drag and throw bodies with the pointers: one body per pointer, so a second finger
 /// holds a second body.
@@ -286,7 +286,7 @@ impl Grips<'_, '_> {
     ) {
         let physics = &mut *self.physics;
         let Some(handle) = physics.handle(entity) else { return };
-        if physics.world_mut().grab(handle).is_err() {
+        if physics.apply(Input::Grab(handle)).is_err() {
             return;
         }
         let body_position = physics.world().body(handle).map_or(point, |body| body.position());
@@ -304,7 +304,8 @@ impl Grips<'_, '_> {
         let Some(grip) = self.state.grips.remove(&pointer) else { return };
         let velocity = if throw { grip.tracker.velocity() } else { Vec2::ZERO };
         // A stale handle means the body is gone already: nothing to release.
-        let _ = self.physics.world_mut().release(grip.handle, velocity);
+        let release = Input::Release { body: grip.handle, throw_velocity: velocity };
+        let _ = self.physics.apply(release);
         if let Ok(mut entity) = self.commands.get_entity(grip.entity) {
             entity.try_remove::<Held>();
         }
@@ -314,12 +315,12 @@ impl Grips<'_, '_> {
 /// Sets the held body's target to `pointer − offset` (core frame); paused: moves it there.
 fn steer(physics: &mut PhysicsWorld, grip: &Grip, pointer: Vec2, paused: bool) {
     let target = pointer - grip.offset;
-    let world = physics.world_mut();
-    let result = if paused {
-        world.move_held_directly(grip.handle, target)
+    let body = grip.handle;
+    let result = physics.apply(if paused {
+        Input::MoveHeldDirectly { body, target }
     } else {
-        world.set_drag_target(grip.handle, target)
-    };
+        Input::SetDragTarget { body, target }
+    });
     if let Err(error) = result {
         debug!("drag target for {:?} not set: {error}", grip.entity);
     }

@@ -18,7 +18,7 @@ use bevy::prelude::*;
 
 use super::physics_world::PhysicsWorld;
 use super::spatial::EntityOrWall;
-use crate::physics::{BodyHandle, BodyOrWall, CollisionEvent, CollisionLayers, World};
+use crate::physics::{BodyHandle, BodyOrWall, CollisionEvent, CollisionLayers, Input};
 
 /// Makes a body a sensor (R-GAME-2): it reports its overlaps as collision events but takes
 /// part in no impulse, no projection and no sleep; other bodies pass through it. A dynamic
@@ -82,31 +82,31 @@ pub(crate) fn apply_contact_components(
     for (entity, sensor, events, layers) in &changed {
         let Some(handle) = physics.handle(entity) else { continue };
         let layers = layers.copied().unwrap_or_default();
-        set_contact_rules(physics.world_mut(), handle, sensor, events, layers);
+        set_contact_rules(&mut physics, handle, sensor, events, layers);
     }
 }
 
 /// Gives the body of `handle` these sensor flag, event opt-in and layers, each only if it
 /// differs from the core's: each setter wakes the body.
 pub(crate) fn set_contact_rules(
-    world: &mut World,
+    physics: &mut PhysicsWorld,
     handle: BodyHandle,
     sensor: bool,
     events: bool,
     layers: CollisionLayers,
 ) {
-    let Some(body) = world.body(handle) else { return };
+    let Some(body) = physics.world().body(handle) else { return };
     let (was_sensor, was_reporting, old_layers) =
         (body.is_sensor(), body.reports_collisions(), body.layers());
     // The handle is live (just read), so the setters cannot fail.
     if was_sensor != sensor {
-        let _ = world.set_sensor(handle, sensor);
+        let _ = physics.apply(Input::SetSensor { body: handle, sensor });
     }
     if was_reporting != events {
-        let _ = world.set_collision_events(handle, events);
+        let _ = physics.apply(Input::SetCollisionEvents { body: handle, report: events });
     }
     if old_layers != layers {
-        let _ = world.set_layers(handle, layers);
+        let _ = physics.apply(Input::SetLayers { body: handle, layers });
     }
 }
 

@@ -92,6 +92,7 @@ mod panel;
 mod physics_world;
 mod picking;
 mod presets;
+mod recording;
 mod rewind;
 mod scene;
 mod schedule;
@@ -130,6 +131,7 @@ pub use presets::{
     BUILTIN_PRESETS, PresetError, builtin_preset, config_from_ron, config_to_ron, load_preset,
     save_preset,
 };
+pub use recording::{PlayPhysicsRecording, SessionRecording};
 pub use rewind::{PhysicsRewind, PhysicsRewindPlugin};
 pub use scene::{LoadPhysicsScene, load_scene};
 pub use schedule::{PhysicsSchedule, PhysicsSystems};

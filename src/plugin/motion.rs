@@ -14,7 +14,7 @@ use bevy::prelude::*;
 
 use super::events::{CollisionEventsEnabled, Sensor, set_contact_rules};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
-use crate::physics::{BodyHandle, CollisionLayers, PhysicsError, WallId};
+use crate::physics::{BodyHandle, CollisionLayers, Input, PhysicsError, WallId};
 
 /// A force applied to a dynamic body at its centre in every step until it is changed or
 /// removed, in Bevy's frame (px·mass/s², where mass is area × density): `Δv = F·dt/m` per step.
@@ -81,6 +81,16 @@ impl PhysicsWalls {
             WallId::Floor => self.floor,
         }
     }
+
+    /// Switches `wall` on or off.
+    pub fn set(&mut self, wall: WallId, enabled: bool) {
+        match wall {
+            WallId::Left => self.left = enabled,
+            WallId::Right => self.right = enabled,
+            WallId::Top => self.top = enabled,
+            WallId::Floor => self.floor = enabled,
+        }
+    }
 }
 
 /// Why an operation on a body entity was refused.
@@ -113,7 +123,9 @@ impl PhysicsWorld {
     pub fn apply_impulse(&mut self, entity: Entity, impulse: Vec2) -> Result<(), BodyError> {
         let handle = self.body_handle(entity)?;
         let impulse = self.mapping().vector_to_core(impulse);
-        self.world_mut().apply_impulse(handle, impulse).map_err(BodyError::Refused)
+        self.apply(Input::ApplyImpulse { body: handle, impulse })
+            .map(drop)
+            .map_err(BodyError::Refused)
     }
 
     /// Gives a dynamic body an impulse `J` at the world point `point` (Bevy's frame):
@@ -128,7 +140,9 @@ impl PhysicsWorld {
         let handle = self.body_handle(entity)?;
         let mapping = self.mapping();
         let (impulse, point) = (mapping.vector_to_core(impulse), mapping.position_to_core(point));
-        self.world_mut().apply_impulse_at(handle, impulse, point).map_err(BodyError::Refused)
+        self.apply(Input::ApplyImpulseAt { body: handle, impulse, point })
+            .map(drop)
+            .map_err(BodyError::Refused)
     }
 }
 
@@ -152,31 +166,31 @@ pub(crate) fn apply_motion_components(
     let mapping = physics.mapping();
     for (entity, force, torque, scale) in &mut bodies {
         let Some(handle) = physics.handle(entity) else { continue };
-        let world = physics.world_mut();
         if let Some(mut force) = force {
-            let kept = world.force(handle).unwrap_or(Vec2::ZERO);
+            let kept = physics.world().force(handle).unwrap_or(Vec2::ZERO);
             let wanted = mapping.vector_to_core(force.0);
             if wanted != kept
-                && let Err(error) = world.set_force(handle, wanted)
+                && let Err(error) = physics.apply(Input::SetForce { body: handle, force: wanted })
             {
                 warn_refused(&mut warnings, entity, "ConstantForce", &error);
                 force.0 = mapping.vector_to_bevy(kept);
             }
         }
         if let Some(mut torque) = torque {
-            let kept = world.torque(handle).unwrap_or(0.0);
+            let kept = physics.world().torque(handle).unwrap_or(0.0);
             let wanted = mapping.angle_to_core(torque.0);
             if wanted != kept
-                && let Err(error) = world.set_torque(handle, wanted)
+                && let Err(error) = physics.apply(Input::SetTorque { body: handle, torque: wanted })
             {
                 warn_refused(&mut warnings, entity, "ConstantTorque", &error);
                 torque.0 = mapping.angle_to_bevy(kept);
             }
         }
         if let Some(mut scale) = scale {
-            let kept = world.gravity_scale(handle).unwrap_or(1.0);
+            let kept = physics.world().gravity_scale(handle).unwrap_or(1.0);
             if scale.0 != kept
-                && let Err(error) = world.set_gravity_scale(handle, scale.0)
+                && let Err(error) =
+                    physics.apply(Input::SetGravityScale { body: handle, scale: scale.0 })
             {
                 warn_refused(&mut warnings, entity, "GravityScale", &error);
                 scale.0 = kept;
@@ -249,21 +263,23 @@ pub(crate) fn apply_removed_game_components(
         else {
             continue;
         };
-        let world = physics.world_mut();
         // Each call below is allowed for any live body it is made for (the force calls for
         // dynamic ones, whose values are the only ones that can differ from the defaults).
+        let world = physics.world();
         if !force && world.force(handle).is_ok_and(|f| f != Vec2::ZERO) {
-            let _ = world.set_force(handle, Vec2::ZERO);
+            let _ = physics.apply(Input::SetForce { body: handle, force: Vec2::ZERO });
         }
+        let world = physics.world();
         if !torque && world.torque(handle).is_ok_and(|t| t != 0.0) {
-            let _ = world.set_torque(handle, 0.0);
+            let _ = physics.apply(Input::SetTorque { body: handle, torque: 0.0 });
         }
+        let world = physics.world();
         if !scale && world.gravity_scale(handle).is_ok_and(|s| s != 1.0) {
-            let _ = world.set_gravity_scale(handle, 1.0);
+            let _ = physics.apply(Input::SetGravityScale { body: handle, scale: 1.0 });
         }
         // What the remaining components say; a removed one says the default.
         let layers = layers.copied().unwrap_or_default();
-        set_contact_rules(world, handle, sensor, events, layers);
+        set_contact_rules(&mut physics, handle, sensor, events, layers);
     }
 }
 
@@ -274,7 +290,8 @@ pub(crate) fn apply_walls(walls: Res<PhysicsWalls>, mut physics: ResMut<PhysicsW
     }
     for wall in WallId::ALL {
         if physics.world().wall_enabled(wall) != walls.get(wall) {
-            physics.world_mut().set_wall_enabled(wall, walls.get(wall));
+            let enabled = walls.get(wall);
+            let _ = physics.apply(Input::SetWallEnabled { wall, enabled });
         }
     }
 }

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use super::coords::CoordinateMapping;
-use crate::physics::{BodyHandle, World};
+use crate::physics::{BodyHandle, Input, World};
 
 /// A change the plugin refused (an invalid config, collider, material, velocity, teleport,
 /// rotation or bounds, a body with a parent) or ignored (a `Transform` scale, a rectangle's
@@ -87,6 +87,8 @@ pub struct PhysicsWorld {
     /// that removes a body reports its ended contacts under the stale handle (see
     /// [`take_departed`](Self::take_departed)).
     departed: Vec<(BodyHandle, Entity)>,
+    /// The session being recorded or played back, if any (`recording.rs`).
+    pub(crate) session: super::recording::Session,
 }
 
 impl PhysicsWorld {
@@ -101,6 +103,7 @@ impl PhysicsWorld {
             pending_removals: Vec::new(),
             unmarked: Vec::new(),
             departed: Vec::new(),
+            session: super::recording::Session::default(),
         }
     }
 
@@ -117,7 +120,18 @@ impl PhysicsWorld {
     ///
     /// Add and remove bodies through entities, not here: a body added here has no entity, so
     /// no component shows it and [`contacts`](Self::contacts) leaves it out.
+    ///
+    /// A session recording ([`start_recording`](Self::start_recording)) cannot see what is
+    /// done here: while one runs, the first call warns once that its replay may go astray
+    /// (the replay's state hashes will tell).
     pub fn world_mut(&mut self) -> &mut World {
+        self.session.note_direct_access();
+        &mut self.world
+    }
+
+    /// The core world, mutable, for the plugin's own reads and writes that no recording
+    /// needs to see (the step itself, a world replaced by a load).
+    pub(crate) fn core_mut(&mut self) -> &mut World {
         &mut self.world
     }
 
@@ -221,6 +235,11 @@ impl PhysicsWorld {
             .collect()
     }
 
+    /// Every entity linked to a body.
+    pub(crate) fn linked_entities(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.handles.iter().flatten().map(|&(entity, _)| entity)
+    }
+
     pub(crate) fn set_stepped(&mut self, stepped: bool) {
         self.stepped = stepped;
     }
@@ -284,23 +303,28 @@ impl PhysicsWorld {
     /// could cost a pass each.
     pub(crate) fn remove_pending(&mut self) {
         if !self.pending_removals.is_empty() {
-            self.world.remove_bodies(self.pending_removals.drain(..));
+            let handles = std::mem::take(&mut self.pending_removals);
+            let _ = self.apply(Input::RemoveBodies(handles));
         }
     }
 
     /// Replaces the core world (a loaded scene file's) and forgets every entity: the caller
     /// links the new bodies' entities.
     pub(crate) fn replace_world(&mut self, world: World) {
-        self.clear();
+        self.forget_entities();
         self.unmarked.clear();
         self.world = world;
     }
 
     /// Removes every body and forgets every entity.
     pub(crate) fn clear(&mut self) {
+        self.forget_entities();
+        let _ = self.apply(Input::Clear);
+    }
+
+    fn forget_entities(&mut self) {
         self.pending_removals.clear();
         self.departed.clear();
-        self.world.clear();
         self.handles.clear();
         self.entities.clear();
         self.linked = 0;

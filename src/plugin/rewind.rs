@@ -194,5 +194,7 @@ fn apply_rewind(world: &mut World) {
         world.write_message(PhysicsWarning { entity: None, message });
         return;
     };
-    adopt_world(world, core);
+    let landed = core.step_count();
+    world.resource_mut::<PhysicsWorld>().rewind_session(landed);
+    adopt_world(world, core, true);
 }

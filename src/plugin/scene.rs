@@ -20,7 +20,7 @@ use super::config::retime;
 use super::controls::{PhysicsBounds, PhysicsControls};
 use super::events::{CollisionEventsEnabled, Sensor};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
-use crate::physics::{CollisionLayers, PhysicsConfig, SceneError, SceneFile};
+use crate::physics::{BodyHandle, CollisionLayers, Input, PhysicsConfig, SceneError, SceneFile};
 
 impl PhysicsWorld {
     /// The whole simulation as a scene file: bounds, walls, config, every body, and the
@@ -67,25 +67,26 @@ impl Command for LoadPhysicsScene {
     }
 }
 
-/// Loads `file` in place of every body; returns the number of bodies spawned.
+/// Loads `file` in place of every body; returns the number of bodies spawned. A session
+/// being recorded ends here ([`PhysicsWorld::stop_recording`] still returns it).
 pub fn load_scene(world: &mut World, file: &SceneFile) -> Result<usize, SceneError> {
     let core = file.to_world()?;
-    let bodies = adopt_world(world, core);
+    world.resource_mut::<PhysicsWorld>().end_session_for_load();
+    let bodies = adopt_world(world, core, true);
     super::rewind::restart(world);
     Ok(bodies)
 }
 
 /// Puts `core` in place of the app's core world, as a load does (see [`load_scene`]): held
-/// bodies let go, every body entity despawned, one entity per body spawned and linked, and
-/// the config, gravity switch and bounds resources set to the world's. Returns the number
-/// of bodies spawned. A rewind (`rewind.rs`) uses it too.
-pub(crate) fn adopt_world(world: &mut World, mut core: crate::physics::World) -> usize {
-    // No pointer holds a loaded body.
-    let held: Vec<_> = core.bodies().filter(|(_, b)| b.is_held()).map(|(h, _)| h).collect();
-    for handle in held {
-        let _ = core.release(handle, Vec2::ZERO);
-    }
-
+/// bodies let go if `release_held` (a playback keeps them held, as recorded), every body
+/// entity despawned, one entity per body spawned and linked, and the config, gravity switch
+/// and bounds resources set to the world's. Returns the number of bodies spawned. A rewind
+/// (`rewind.rs`) uses it too; a rewind while recording notes the releases.
+pub(crate) fn adopt_world(
+    world: &mut World,
+    core: crate::physics::World,
+    release_held: bool,
+) -> usize {
     let old: Vec<Entity> = world.query_filtered::<Entity, With<Collider>>().iter(world).collect();
     for entity in old {
         world.despawn(entity);
@@ -95,34 +96,18 @@ pub(crate) fn adopt_world(world: &mut World, mut core: crate::physics::World) ->
     let mut physics = world.resource_mut::<PhysicsWorld>();
     let mapping = physics.mapping();
     physics.replace_world(core);
+    if release_held {
+        // No pointer holds a loaded body.
+        let held: Vec<_> =
+            physics.world().bodies().filter(|(_, b)| b.is_held()).map(|(h, _)| h).collect();
+        for body in held {
+            let _ = physics.apply(Input::Release { body, throw_velocity: Vec2::ZERO });
+        }
+    }
 
-    let bodies: Vec<_> =
-        physics.world().bodies().map(|(h, b)| (h, b.desc(), b.is_sleeping())).collect();
-    for &(handle, ref desc, sleeping) in &bodies {
-        let components = body_components(desc, mapping);
-        let mut pose = PhysicsPose::default();
-        pose.adopt(&components.3, components.4.0, components.5.0, desc.shape);
-        let position = mapping.position_to_bevy(desc.position);
-        let now = super::components::BodyPose {
-            translation: position,
-            angle: mapping.angle_to_bevy(desc.angle),
-        };
-        pose.set(now, now);
-        let mut entity = world.spawn((components, pose));
-        if desc.layers != CollisionLayers::ALL {
-            entity.insert(desc.layers);
-        }
-        if desc.sensor {
-            entity.insert(Sensor);
-        }
-        if desc.collision_events {
-            entity.insert(CollisionEventsEnabled);
-        }
-        if sleeping {
-            entity.insert(Sleeping);
-        }
-        let id = entity.id();
-        world.resource_mut::<PhysicsWorld>().link(id, handle);
+    let handles: Vec<_> = physics.world().bodies().map(|(h, _)| h).collect();
+    for &handle in &handles {
+        spawn_body_entity(world, handle);
     }
 
     let bounds = mapping.rect_to_bevy(min, max);
@@ -135,5 +120,39 @@ pub(crate) fn adopt_world(world: &mut World, mut core: crate::physics::World) ->
             retime(&config, &mut fixed, &mut virtual_time);
         });
     }
-    bodies.len()
+    handles.len()
+}
+
+/// Spawns the entity of the core body `handle` with its components ([`body_components`] plus
+/// layers, sensor and event flags, and [`Sleeping`] for a sleeper) and links it, its pose
+/// the body's as it is. Returns the entity, or `None` if there is no such body.
+pub(crate) fn spawn_body_entity(world: &mut World, handle: BodyHandle) -> Option<Entity> {
+    let physics = world.resource::<PhysicsWorld>();
+    let mapping = physics.mapping();
+    let body = physics.world().body(handle)?;
+    let (desc, sleeping) = (body.desc(), body.is_sleeping());
+    let components = body_components(&desc, mapping);
+    let mut pose = PhysicsPose::default();
+    pose.adopt(&components.3, components.4.0, components.5.0, desc.shape);
+    let now = super::components::BodyPose {
+        translation: mapping.position_to_bevy(desc.position),
+        angle: mapping.angle_to_bevy(desc.angle),
+    };
+    pose.set(now, now);
+    let mut entity = world.spawn((components, pose));
+    if desc.layers != CollisionLayers::ALL {
+        entity.insert(desc.layers);
+    }
+    if desc.sensor {
+        entity.insert(Sensor);
+    }
+    if desc.collision_events {
+        entity.insert(CollisionEventsEnabled);
+    }
+    if sleeping {
+        entity.insert(Sleeping);
+    }
+    let id = entity.id();
+    world.resource_mut::<PhysicsWorld>().link(id, handle);
+    Some(id)
 }

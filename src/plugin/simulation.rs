@@ -16,7 +16,7 @@ use super::events::{CollisionEnd, CollisionEventsEnabled, CollisionStart, Sensor
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
 use super::schedule::{PHASES, PhysicsSchedule, PhysicsSystems, run_physics_schedule};
-use super::{config, controls, events, motion, sync};
+use super::{config, controls, events, motion, recording, sync};
 use crate::physics::{CollisionLayers, Material, PhysicsConfig, World};
 
 /// The simulation: [`PhysicsWorld`], [`PhysicsConfig`], [`PhysicsControls`],
@@ -152,6 +152,7 @@ impl Plugin for PhysicsSimulationPlugin {
                         motion::apply_removed_game_components,
                         motion::apply_motion_components,
                         events::apply_contact_components,
+                        recording::play_back_inputs.run_if(recording::playing_back),
                     )
                         .chain()
                         .in_set(PhysicsSystems::Prepare),

@@ -57,7 +57,7 @@ use super::controls::PhysicsControls;
 use super::coords::CoordinateMapping;
 use super::events::{CollisionEventsEnabled, Sensor};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
-use crate::physics::{Body, BodyDesc, BodyHandle, CollisionLayers, Shape};
+use crate::physics::{Body, BodyDesc, BodyHandle, CollisionLayers, Input, Shape};
 
 /// A core body's pose in Bevy's frame.
 fn pose_of(mapping: CoordinateMapping, position: Vec2, angle: f32) -> BodyPose {
@@ -209,7 +209,7 @@ pub(crate) fn register_bodies(
                 }
             }
         };
-        let handle = match physics.world_mut().add_body(desc) {
+        let handle = match physics.add_body(desc) {
             Ok(handle) => handle,
             Err(error) => {
                 let message = match old.and_then(|h| physics.world().body(h)) {
@@ -229,7 +229,7 @@ pub(crate) fn register_bodies(
         };
         if let Some(old) = old {
             // The rebuilt body replaces the old one; removing it wakes its island.
-            let _ = physics.world_mut().remove_body(old);
+            let _ = physics.apply(Input::RemoveBody(old));
         } else {
             pose.adopt(&transform, velocity.0, spin.0, shape);
             if let Some(body) = physics.world().body(handle) {
@@ -362,7 +362,8 @@ pub(crate) fn apply_user_writes(
 
         if pushed {
             let wanted = mapping.vector_to_core(velocity.0);
-            if let Err(error) = physics.world_mut().set_velocity(handle, wanted) {
+            if let Err(error) = physics.apply(Input::SetVelocity { body: handle, velocity: wanted })
+            {
                 refuse(&mut warnings, entity, format!("LinearVelocity refused ({error})"));
                 let kept = physics.world().body(handle).map_or(Vec2::ZERO, Body::velocity);
                 velocity.0 = mapping.vector_to_bevy(kept);
@@ -372,7 +373,8 @@ pub(crate) fn apply_user_writes(
 
         if spun {
             let wanted = mapping.angle_to_core(spin.0);
-            if let Err(error) = physics.world_mut().set_angular_velocity(handle, wanted) {
+            let spin_to = Input::SetAngularVelocity { body: handle, angular_velocity: wanted };
+            if let Err(error) = physics.apply(spin_to) {
                 refuse(&mut warnings, entity, format!("AngularVelocity refused ({error})"));
                 let kept = physics.world().body(handle).map_or(0.0, Body::angular_velocity);
                 spin.0 = mapping.angle_to_bevy(kept);
@@ -385,7 +387,8 @@ pub(crate) fn apply_user_writes(
         }
         let Some(current) = physics.world().body(handle).map(Body::material) else { continue };
         if material.0 != current
-            && let Err(error) = physics.world_mut().set_material(handle, material.0)
+            && let Err(error) =
+                physics.apply(Input::SetMaterial { body: handle, material: material.0 })
         {
             refuse(&mut warnings, entity, format!("PhysicsMaterial refused ({error})"));
             material.0 = current;
@@ -415,8 +418,9 @@ fn apply_transform(
     // Bevy's frame may not).
     if pose.translation_moved(transform) {
         let translation = transform.translation.truncate();
-        match physics.world_mut().set_position(handle, mapping.position_to_core(translation)) {
-            Ok(()) => teleported = true,
+        let position = mapping.position_to_core(translation);
+        match physics.apply(Input::SetPosition { body: handle, position }) {
+            Ok(_) => teleported = true,
             Err(error) => {
                 refuse(
                     warnings,
@@ -444,7 +448,7 @@ fn apply_transform(
         } else if circle {
             let angle = mapping.angle_to_core(rotation_angle(rotation));
             // Finite, so only a stale handle could refuse it: nothing to turn then.
-            teleported |= physics.world_mut().set_angle(handle, angle).is_ok();
+            teleported |= physics.apply(Input::SetAngle { body: handle, angle }).is_ok();
         } else {
             if !pose.rotation_noticed {
                 refuse(
@@ -483,8 +487,12 @@ pub(crate) fn step_world(
         return;
     }
     let dt = physics.world().config().time_step;
-    match physics.world_mut().step(dt) {
-        Ok(()) => {
+    match physics.step_session(dt) {
+        Ok(diverged) => {
+            if let Some(message) = diverged {
+                warn!("{message}");
+                warnings.write(PhysicsWarning { entity: None, message });
+            }
             physics.set_stepped(true);
             if physics.world().collision_events().is_empty() {
                 // No event of this step names a removed body: forget them here, and

@@ -1,0 +1,442 @@
+//! Recording a session in a Bevy app and playing it back (issue 18, R-SCN-2).
+//!
+//! The core is deterministic: a session is its start (a [`SceneFile`] with the solver's state)
+//! and its inputs, each core call that changed the world with the step count it was made at
+//! ([`InputLog`]). Every change the plugin makes to the core goes through one function,
+//! `PhysicsWorld::apply`, which notes the call while a recording runs: spawns, despawns,
+//! component writes (teleports, velocities, materials, forces, layers, sensors), drags and
+//! throws, config, gravity, wall and bounds changes, and clears. Pauses need no note: a
+//! paused app takes no steps. A drag's pointer samples stay in the drag layer; the log keeps
+//! what they made (each drag target and the throw velocity).
+//!
+//! Playing back ([`PlayPhysicsRecording`]) loads the start as a scene load does, then, before
+//! each step, makes the calls the log holds for it, spawning and despawning the entities of
+//! the bodies they add and remove, and after each step compares the state hash the log
+//! holds for it (every [`InputLog::CHECK_INTERVAL`] steps and at the end). A divergence or a
+//! refused call ends the playback with a [`PhysicsWarning`]; so does a change from anywhere
+//! else (a drag, a component write, a config edit), which takes the session over from that
+//! step on. At the log's end the app simply goes on.
+//!
+//! What the log cannot see: calls made on [`PhysicsWorld::world_mut`] while recording (the
+//! first one is warned about), and a load, which ends the recording (it replaces the world).
+//! A rewind ([`PhysicsRewind`](super::PhysicsRewind)) while recording takes the log back to
+//! the step it lands on, so the recording stays a true account of the world's course.
+
+use std::path::Path;
+
+use bevy::ecs::system::Command;
+use bevy::prelude::*;
+
+use super::config::retime;
+use super::controls::{PhysicsBounds, PhysicsControls};
+use super::events::{CollisionEventsEnabled, Sensor};
+use super::motion::PhysicsWalls;
+use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::scene::{adopt_world, spawn_body_entity};
+use crate::physics::{
+    BodyDesc, BodyHandle, CollisionLayers, Input, InputLog, LoggedInput, PhysicsConfig,
+    PhysicsError, ReplayError, SceneError, SceneFile,
+};
+
+/// A recorded session: the world it started from and every input after it.
+///
+/// Save it as two RON files ([`save`](Self::save)): the start is an ordinary scene file, the
+/// inputs an [`InputLog`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionRecording {
+    /// The world when the recording started, with the solver's state.
+    pub start: SceneFile,
+    /// Every input from there, with state hashes to check a replay against.
+    pub log: InputLog,
+}
+
+impl SessionRecording {
+    /// Writes the start to `start` and the inputs to `inputs`.
+    pub fn save(
+        &self,
+        start: impl AsRef<Path>,
+        inputs: impl AsRef<Path>,
+    ) -> Result<(), SceneError> {
+        self.start.save(start)?;
+        self.log.save(inputs)
+    }
+
+    /// Reads a recording saved by [`save`](Self::save).
+    pub fn load(start: impl AsRef<Path>, inputs: impl AsRef<Path>) -> Result<Self, SceneError> {
+        Ok(SessionRecording { start: SceneFile::load(start)?, log: InputLog::load(inputs)? })
+    }
+}
+
+/// What the plugin's session is doing: nothing, recording, or playing back.
+#[derive(Debug, Default)]
+pub(crate) struct Session {
+    mode: Mode,
+    /// A recording a load ended, kept for [`PhysicsWorld::stop_recording`].
+    ended: Option<SessionRecording>,
+}
+
+#[derive(Debug, Default)]
+enum Mode {
+    #[default]
+    Idle,
+    Recording {
+        recording: Box<SessionRecording>,
+        /// Whether the first call of `world_mut` was warned about.
+        warned: bool,
+    },
+    Playing(Box<Playback>),
+}
+
+#[derive(Debug)]
+struct Playback {
+    log: InputLog,
+    /// The first input not yet made.
+    next: usize,
+    /// The first check not yet compared.
+    check: usize,
+}
+
+impl Session {
+    /// `world_mut` was called: the log cannot see what it does.
+    pub(crate) fn note_direct_access(&mut self) {
+        if let Mode::Recording { warned, .. } = &mut self.mode
+            && !*warned
+        {
+            *warned = true;
+            warn!(
+                "PhysicsWorld::world_mut() while a session is recorded: calls made there are \
+                 not in the recording, and its replay may go astray (its state hashes will say)"
+            );
+        }
+    }
+}
+
+impl PhysicsWorld {
+    /// Makes the call `input` on the core world: the one way the plugin changes it, so that
+    /// a recording sees every change. While a recording runs, an accepted call is noted with
+    /// the step count (an added body with the handle it got); a playback that is still
+    /// running ends here, since the call did not come from its log (see the module docs).
+    pub(crate) fn apply(&mut self, mut input: Input) -> Result<Option<BodyHandle>, PhysicsError> {
+        if let Mode::Playing(playback) = &self.session.mode {
+            let step = self.world().step_count();
+            info!(
+                "playback taken over at step {step} of {}: a change from outside the log",
+                playback.log.end_step
+            );
+            self.session.mode = Mode::Idle;
+        }
+        let added = input.apply(self.core_mut())?;
+        let step = self.world().step_count();
+        if let Mode::Recording { recording, .. } = &mut self.session.mode {
+            if let (Input::AddBody { handle, .. }, Some(got)) = (&mut input, added) {
+                *handle = got;
+            }
+            recording.log.inputs.push(LoggedInput { step, input });
+        }
+        Ok(added)
+    }
+
+    /// Adds a body through [`apply`](Self::apply).
+    pub(crate) fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, PhysicsError> {
+        // Noted with the handle the core gives it.
+        let placeholder = BodyHandle { index: u32::MAX, generation: 0 };
+        let added = self.apply(Input::AddBody { desc, handle: placeholder })?;
+        added.ok_or(PhysicsError::StaleHandle(placeholder))
+    }
+
+    /// One step of the core world; a recording notes its end step and, every
+    /// [`InputLog::CHECK_INTERVAL`] steps, its state hash; a playback compares the hash it
+    /// holds for this step. Returns the warning of a playback that diverged.
+    pub(crate) fn step_session(&mut self, dt: f32) -> Result<Option<String>, PhysicsError> {
+        self.core_mut().step(dt)?;
+        let now = self.world().step_count();
+        // The state hash costs a pass over the bodies: only on the steps that note or check it.
+        let due = match &self.session.mode {
+            Mode::Idle => false,
+            Mode::Recording { recording, .. } => {
+                (now - recording.log.start_step).is_multiple_of(InputLog::CHECK_INTERVAL)
+            }
+            Mode::Playing(playback) => playback.log.checks[playback.check..]
+                .iter()
+                .find(|&&(step, _)| step >= now)
+                .is_some_and(|&(step, _)| step == now),
+        };
+        let hash = due.then(|| self.world().state_hash());
+        match &mut self.session.mode {
+            Mode::Idle => Ok(None),
+            Mode::Recording { recording, .. } => {
+                recording.log.end_step = now;
+                if let Some(hash) = hash {
+                    recording.log.checks.push((now, hash));
+                }
+                Ok(None)
+            }
+            Mode::Playing(playback) => {
+                let checks = &playback.log.checks;
+                playback.check +=
+                    checks[playback.check..].iter().take_while(|c| c.0 <= now).count();
+                let expected = checks[..playback.check].last().filter(|c| c.0 == now).map(|c| c.1);
+                match (expected, hash) {
+                    (Some(expected), Some(found)) if expected != found => {
+                        self.session.mode = Mode::Idle;
+                        let error = ReplayError::Diverged { step: now, expected, found };
+                        Ok(Some(format!("playback ended: {error}")))
+                    }
+                    _ => Ok(None),
+                }
+            }
+        }
+    }
+
+    /// Starts recording the session from the world as it is now (a recording already running
+    /// starts again). Save what [`stop_recording`](Self::stop_recording) returns.
+    pub fn start_recording(&mut self) {
+        let start = SceneFile::capture(self.world());
+        let log = InputLog::new(self.world().step_count());
+        let recording = Box::new(SessionRecording { start, log });
+        self.session.mode = Mode::Recording { recording, warned: false };
+        self.session.ended = None;
+    }
+
+    /// Ends the recording and returns it, with the state hash of its last step; or the
+    /// recording a load ended, if any. `None` if nothing was recorded.
+    pub fn stop_recording(&mut self) -> Option<SessionRecording> {
+        match std::mem::take(&mut self.session.mode) {
+            Mode::Recording { mut recording, .. } => {
+                let log = &mut recording.log;
+                let end = log.end_step;
+                if end > log.start_step && log.checks.last().is_none_or(|&(s, _)| s != end) {
+                    log.checks.push((end, self.world().state_hash()));
+                }
+                Some(*recording)
+            }
+            other => {
+                self.session.mode = other;
+                self.session.ended.take()
+            }
+        }
+    }
+
+    /// The inputs recorded so far, while a recording runs.
+    pub fn recording(&self) -> Option<&InputLog> {
+        match &self.session.mode {
+            Mode::Recording { recording, .. } => Some(&recording.log),
+            _ => None,
+        }
+    }
+
+    /// While a recording plays back: the step it is at and the step its log ends at.
+    pub fn playback_progress(&self) -> Option<(u64, u64)> {
+        match &self.session.mode {
+            Mode::Playing(playback) => Some((self.world().step_count(), playback.log.end_step)),
+            _ => None,
+        }
+    }
+
+    /// Ends a playback; the app goes on from where it is.
+    pub fn stop_playback(&mut self) {
+        if matches!(self.session.mode, Mode::Playing(_)) {
+            self.session.mode = Mode::Idle;
+        }
+    }
+
+    /// A load replaces the world: a recording ends (kept for `stop_recording`), a playback
+    /// stops.
+    pub(crate) fn end_session_for_load(&mut self) {
+        if matches!(self.session.mode, Mode::Recording { .. }) {
+            self.session.ended = self.stop_recording();
+            warn!("the session recording ended at the load: record again after it");
+        }
+        self.stop_playback();
+    }
+
+    /// A rewind lands on `step`: a recording forgets what came after it (the snapshot there is
+    /// the recorded state bit for bit, so the log stays true); a playback stops.
+    pub(crate) fn rewind_session(&mut self, step: u64) {
+        self.stop_playback();
+        if let Mode::Recording { recording, .. } = &mut self.session.mode {
+            let log = &mut recording.log;
+            if step < log.start_step {
+                // Before the recording began: it cannot go back there.
+                self.session.ended = self.stop_recording();
+                warn!("the session recording ended: the rewind went back before its start");
+                return;
+            }
+            log.inputs.retain(|i| i.step < step);
+            log.checks.retain(|&(s, _)| s <= step);
+            log.end_step = step;
+        }
+    }
+}
+
+/// Plays a [`SessionRecording`] back: loads its start in place of every body (as
+/// [`LoadPhysicsScene`](super::LoadPhysicsScene) does, but a held body stays held, as
+/// recorded), then makes the log's calls before each step and checks its state hashes. A
+/// start the core refuses changes nothing and is reported as a [`PhysicsWarning`].
+#[derive(Clone, Debug)]
+pub struct PlayPhysicsRecording(pub SessionRecording);
+
+impl Command for PlayPhysicsRecording {
+    type Out = ();
+
+    fn apply(self, world: &mut World) {
+        let SessionRecording { start, log } = self.0;
+        let core = match start.to_world() {
+            Ok(core) if core.step_count() == log.start_step => core,
+            Ok(core) => {
+                let error =
+                    ReplayError::WrongStart { expected: log.start_step, found: core.step_count() };
+                return warn_world(world, format!("recording refused: {error}"));
+            }
+            Err(error) => return warn_world(world, format!("recording refused: {error}")),
+        };
+        world.resource_mut::<PhysicsWorld>().end_session_for_load();
+        adopt_world(world, core, false);
+        super::rewind::restart(world);
+        let mut physics = world.resource_mut::<PhysicsWorld>();
+        info!("playing back steps {} to {}", log.start_step, log.end_step);
+        physics.session.mode = Mode::Playing(Box::new(Playback { log, next: 0, check: 0 }));
+    }
+}
+
+fn warn_world(world: &mut World, message: String) {
+    warn!("{message}");
+    world.write_message(PhysicsWarning { entity: None, message });
+}
+
+/// Whether a recording plays back: the run condition of [`play_back_inputs`].
+pub(crate) fn playing_back(physics: Res<PhysicsWorld>) -> bool {
+    matches!(physics.session.mode, Mode::Playing(_))
+}
+
+/// Makes the calls the playing log holds for the coming step, spawning an entity for each
+/// body added and despawning those of removed bodies, and puts the config, gravity, bounds
+/// and walls resources and the bodies' material and contact components in line with what
+/// the calls changed, so that no other system takes them for a change of its own. At the
+/// log's end the playback is over.
+pub(crate) fn play_back_inputs(world: &mut World) {
+    let mut physics = world.resource_mut::<PhysicsWorld>();
+    let now = physics.world().step_count();
+    let Mode::Playing(playback) = &mut physics.session.mode else { return };
+    let from = playback.next;
+    let count = playback.log.inputs[from..].iter().take_while(|i| i.step <= now).count();
+    playback.next += count;
+    let due: Vec<LoggedInput> = playback.log.inputs[from..from + count].to_vec();
+    let finished = now >= playback.log.end_step;
+    for logged in due {
+        if logged.step < now {
+            continue;
+        }
+        let mut physics = world.resource_mut::<PhysicsWorld>();
+        let added = logged.input.apply(physics.core_mut());
+        let problem = match (&logged.input, &added) {
+            (_, Err(error)) => Some(format!("a recorded call was refused: {error}")),
+            (Input::AddBody { handle, .. }, Ok(Some(got))) if got != handle => {
+                Some(format!("a body got handle {got}, recorded {handle}"))
+            }
+            _ => None,
+        };
+        if let Some(problem) = problem {
+            physics.session.mode = Mode::Idle;
+            return warn_world(world, format!("playback ended at step {now}: {problem}"));
+        }
+        follow_in_ecs(world, &logged.input);
+    }
+    if finished {
+        let mut physics = world.resource_mut::<PhysicsWorld>();
+        physics.session.mode = Mode::Idle;
+        info!("playback finished at step {now}: every recorded state hash matched");
+    }
+}
+
+/// Puts the app's entities and resources in line with a call the playback made on the core.
+fn follow_in_ecs(world: &mut World, input: &Input) {
+    let physics = world.resource::<PhysicsWorld>();
+    let entity_of = |h: &BodyHandle| physics.entity(*h);
+    let (mapping, (min, max)) = (physics.mapping(), physics.world().bounds());
+    // The entities the call is about, found before anything changes.
+    let entities: Vec<Entity> = match input {
+        Input::RemoveBody(handle) => entity_of(handle).into_iter().collect(),
+        Input::RemoveBodies(handles) => handles.iter().filter_map(entity_of).collect(),
+        Input::Clear => physics.linked_entities().collect(),
+        Input::SetMaterial { body, .. }
+        | Input::SetSensor { body, .. }
+        | Input::SetCollisionEvents { body, .. }
+        | Input::SetLayers { body, .. } => entity_of(body).into_iter().collect(),
+        _ => Vec::new(),
+    };
+    match input {
+        Input::AddBody { handle, .. } => {
+            spawn_body_entity(world, *handle);
+        }
+        Input::RemoveBody(_) | Input::RemoveBodies(_) | Input::Clear => {
+            despawn_unlinked(world, entities);
+        }
+        Input::SetConfig(config) => {
+            let config: PhysicsConfig = config.clone();
+            world.resource_mut::<PhysicsConfig>().set_if_neq(config.clone());
+            world.resource_scope(|world, mut fixed: Mut<Time<Fixed>>| {
+                let mut virtual_time = world.resource_mut::<Time<Virtual>>();
+                retime(&config, &mut fixed, &mut virtual_time);
+            });
+        }
+        Input::SetGravityEnabled(on) => {
+            world.resource_mut::<PhysicsControls>().gravity_enabled = *on;
+        }
+        Input::SetBounds { .. } => {
+            world.resource_mut::<PhysicsBounds>().0 = mapping.rect_to_bevy(min, max);
+        }
+        Input::SetWallEnabled { wall, enabled } => {
+            world.resource_mut::<PhysicsWalls>().set(*wall, *enabled);
+        }
+        Input::SetMaterial { material, .. } => {
+            for entity in entities {
+                if let Some(mut component) = world.get_mut::<super::PhysicsMaterial>(entity) {
+                    component.0 = *material;
+                }
+            }
+        }
+        Input::SetSensor { sensor, .. } => {
+            for entity in entities {
+                let mut entity = world.entity_mut(entity);
+                if *sensor {
+                    entity.insert(Sensor);
+                } else {
+                    entity.remove::<Sensor>();
+                }
+            }
+        }
+        Input::SetCollisionEvents { report, .. } => {
+            for entity in entities {
+                let mut entity = world.entity_mut(entity);
+                if *report {
+                    entity.insert(CollisionEventsEnabled);
+                } else {
+                    entity.remove::<CollisionEventsEnabled>();
+                }
+            }
+        }
+        Input::SetLayers { layers, .. } => {
+            for entity in entities {
+                let mut entity = world.entity_mut(entity);
+                if *layers == CollisionLayers::ALL {
+                    entity.remove::<CollisionLayers>();
+                } else {
+                    entity.insert(*layers);
+                }
+            }
+        }
+        // The write-back after the step shows poses and velocities; forces, torques and
+        // gravity scales live in the core (the plugin's components for them are the game's).
+        _ => {}
+    }
+}
+
+/// Despawns entities whose bodies the core no longer has, unlinking them first, so that
+/// their despawn hook queues no removal of its own.
+fn despawn_unlinked(world: &mut World, entities: Vec<Entity>) {
+    for entity in entities {
+        let _ = world.resource_mut::<PhysicsWorld>().unlink(entity);
+        world.despawn(entity);
+    }
+}
