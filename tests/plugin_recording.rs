@@ -89,6 +89,21 @@ fn take_warnings(app: &mut App) -> Vec<PhysicsWarning> {
     messages.drain().collect()
 }
 
+/// Every entity's material, sensor flag and layers are its body's.
+fn assert_entities_show_bodies(scene: &mut Scene) {
+    let world = scene.app.world_mut();
+    let mut query =
+        world.query::<(Entity, &PhysicsMaterial, Has<Sensor>, Option<&CollisionLayers>)>();
+    let rows: Vec<_> = query.iter(world).map(|(e, m, s, l)| (e, *m, s, l.copied())).collect();
+    let physics = world.resource::<PhysicsWorld>();
+    for (entity, material, sensor, layers) in rows {
+        let body = physics.handle(entity).and_then(|h| physics.world().body(h)).expect("a body");
+        assert_eq!(material.0, body.material(), "{entity}: material");
+        assert_eq!(sensor, body.is_sensor(), "{entity}: sensor");
+        assert_eq!(layers.unwrap_or_default(), body.layers(), "{entity}: layers");
+    }
+}
+
 fn entities_with_colliders(scene: &mut Scene) -> usize {
     let world = scene.app.world_mut();
     world.query::<&Collider>().iter(world).count()
@@ -119,6 +134,8 @@ fn record_a_session() -> (SessionRecording, Scene) {
         Vec3::new(-300.0, 200.0, 0.0);
     *scene.app.world_mut().get_mut::<PhysicsMaterial>(bodies[12]).expect("material") =
         PhysicsMaterial::RUBBER;
+    scene.app.world_mut().entity_mut(bodies[13]).insert(Sensor);
+    scene.app.world_mut().entity_mut(bodies[14]).insert(CollisionLayers::new(0b10, 0b10));
     scene.frames(20);
 
     // A drag and a throw of a ball spawned where the pointer can reach it.
@@ -149,8 +166,11 @@ fn record_a_session() -> (SessionRecording, Scene) {
     // A clear, and new bodies after it.
     scene.app.world_mut().resource_mut::<PhysicsControls>().request_clear();
     scene.frames(2);
-    spawn_mixed(&mut scene, 12, 9);
-    scene.frames(60);
+    let fresh = spawn_mixed(&mut scene, 12, 9);
+    scene.frames(2);
+    scene.app.world_mut().entity_mut(fresh[0]).insert(Sensor);
+    scene.app.world_mut().entity_mut(fresh[1]).insert(CollisionLayers::new(0b100, 0b110));
+    scene.frames(58);
 
     let recording = physics_mut(&mut scene).stop_recording().expect("a recording");
     // Through its two files.
@@ -178,6 +198,8 @@ fn a_recorded_session_replays_every_step_hash_in_the_core_and_in_a_second_app_r_
         ("SetVelocity", 1),
         ("SetPosition", 1),
         ("SetMaterial", 1),
+        ("SetSensor", 2),
+        ("SetLayers", 2),
         ("Grab", 1),
         ("SetDragTarget", 4),
         ("Release", 1),
@@ -217,6 +239,7 @@ fn a_recorded_session_replays_every_step_hash_in_the_core_and_in_a_second_app_r_
     let bodies = physics(&player).len();
     assert_eq!(bodies, physics(&original).len());
     assert_eq!(entities_with_colliders(&mut player), bodies, "one entity per body");
+    assert_entities_show_bodies(&mut player);
     // And both go on alike.
     original.frames(30);
     while steps(&player) < steps(&original) {

@@ -396,39 +396,32 @@ fn follow_in_ecs(world: &mut World, input: &Input) {
                 }
             }
         }
-        Input::SetSensor { sensor, .. } => {
-            for entity in entities {
-                let mut entity = world.entity_mut(entity);
-                if *sensor {
-                    entity.insert(Sensor);
-                } else {
-                    entity.remove::<Sensor>();
-                }
-            }
-        }
+        Input::SetSensor { sensor, .. } => mark(world, &entities, sensor.then_some(Sensor)),
         Input::SetCollisionEvents { report, .. } => {
-            for entity in entities {
-                let mut entity = world.entity_mut(entity);
-                if *report {
-                    entity.insert(CollisionEventsEnabled);
-                } else {
-                    entity.remove::<CollisionEventsEnabled>();
-                }
-            }
+            mark(world, &entities, report.then_some(CollisionEventsEnabled));
         }
+        // Every layer is what no component says.
         Input::SetLayers { layers, .. } => {
-            for entity in entities {
-                let mut entity = world.entity_mut(entity);
-                if *layers == CollisionLayers::ALL {
-                    entity.remove::<CollisionLayers>();
-                } else {
-                    entity.insert(*layers);
-                }
-            }
+            mark(world, &entities, (*layers != CollisionLayers::ALL).then_some(*layers));
         }
         // The write-back after the step shows poses and velocities; forces, torques and
         // gravity scales live in the core (the plugin's components for them are the game's).
         _ => {}
+    }
+}
+
+/// Gives `entities` the component `C` (`Some`) or takes it away (`None`).
+fn mark<C: Component + Copy>(world: &mut World, entities: &[Entity], marker: Option<C>) {
+    for &entity in entities {
+        let mut entity = world.entity_mut(entity);
+        match marker {
+            Some(marker) => {
+                entity.insert(marker);
+            }
+            None => {
+                entity.remove::<C>();
+            }
+        }
     }
 }
 

@@ -14,7 +14,7 @@
 
 use glam::Vec2;
 
-use crate::physics::body::{BodyKind, CollisionLayers, Material, Shape};
+use crate::physics::body::{BodyDesc, BodyKind, CollisionLayers, Material, Shape};
 use crate::physics::world::{SceneBody, SceneFile};
 
 /// Where the body list starts in a file as written.
@@ -89,27 +89,9 @@ const FIELDS: [&str; 18] = [
 /// is not in the written form.
 fn read_body(inner: &str) -> Option<SceneBody> {
     let mut at = Cursor { rest: inner };
-    // Every field but `shape` and `position` takes the default serde gives it when left out.
-    let mut body = SceneBody {
-        shape: Shape::Circle { radius: 0.0 },
-        kind: BodyKind::Dynamic,
-        material: Material::default(),
-        position: Vec2::ZERO,
-        velocity: Vec2::ZERO,
-        angle: 0.0,
-        angular_velocity: 0.0,
-        layers: CollisionLayers::default(),
-        sensor: false,
-        collision_events: false,
-        gravity_scale: 1.0,
-        force: Vec2::ZERO,
-        torque: 0.0,
-        sleep_island: None,
-        rest_time: 0.0,
-        rest_anchor: None,
-        rest_angle: 0.0,
-        drag_target: None,
-    };
+    // Every field but `shape` and `position` takes the default serde gives it when left out,
+    // which is that of a new body's description.
+    let mut body = SceneBody::new(BodyDesc::new(Shape::Circle { radius: 0.0 }, Vec2::ZERO));
     let mut seen_shape = false;
     let mut seen_position = false;
     // Fields only in written order, so none comes twice.
