@@ -333,20 +333,23 @@ fn draw_view(ui: &mut egui::Ui, view: &PlotView) {
     let plot = |id: &str, label: &str, last: bool| {
         let plot = Plot::new(id)
             .height(height)
-            .legend(Legend::default())
+            // Grid lines from 24 px apart instead of 8: a third of the faint lines to lay out
+            // and tessellate in every frame, the same scale to read (issue 17's frame cost).
+            .grid_spacing(24.0..=300.0)
             .y_axis_label(label.to_owned())
             .allow_scroll(false)
             .link_axis("bevy_sandbox_physics_plots_time", [true, false]);
         if last { plot.x_axis_label("t (s)") } else { plot.show_axes([false, true]) }
     };
     ui.strong(view.energy_title.as_str());
-    plot("physics_plot_energy", "E", false).show(ui, |p| {
+    // A legend only where there is more than one line: each is a row of widgets per frame.
+    plot("physics_plot_energy", "E", false).legend(Legend::default()).show(ui, |p| {
         for (name, points) in ["kinetic", "potential", "total"].into_iter().zip(&view.energy) {
             p.line(line(name, points));
         }
     });
     ui.strong(view.momentum_title.as_str());
-    plot("physics_plot_momentum", "p", false).show(ui, |p| {
+    plot("physics_plot_momentum", "p", false).legend(Legend::default()).show(ui, |p| {
         for (name, points) in ["p_x", "p_y"].into_iter().zip(&view.momentum) {
             p.line(line(name, points));
         }
@@ -354,7 +357,7 @@ fn draw_view(ui: &mut egui::Ui, view: &PlotView) {
     ui.strong("Bodies awake");
     plot("physics_plot_awake", "n", false).show(ui, |p| p.line(line("awake", &view.awake)));
     ui.strong("Step time per phase (ms)");
-    plot("physics_plot_phases", "ms", true).show(ui, |p| {
+    plot("physics_plot_phases", "ms", true).legend(Legend::default()).show(ui, |p| {
         let names = ["broad", "narrow", "solve", "project", "sleep", "total"];
         for (name, points) in names.into_iter().zip(&view.phases) {
             p.line(line(name, points));
