@@ -5,6 +5,7 @@
 
 mod picking_support;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use bevy::picking::pointer::{PointerButton, PointerId};
@@ -174,7 +175,11 @@ fn record_a_session() -> (SessionRecording, Scene) {
 
     let recording = physics_mut(&mut scene).stop_recording().expect("a recording");
     // Through its two files.
-    let folder = std::env::temp_dir().join(format!("plugin_recording_{}", std::process::id()));
+    // A folder of its own per call: the tests run in parallel in one process.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let folder =
+        std::env::temp_dir().join(format!("plugin_recording_{}_{call}", std::process::id()));
     std::fs::create_dir_all(&folder).expect("a temporary folder");
     let (start, inputs) = (folder.join("session.ron"), folder.join("session.inputs.ron"));
     recording.save(&start, &inputs).expect("saved");
