@@ -44,7 +44,8 @@ pub struct SceneFiles {
     /// In a browser: the files saved or opened in this page, by name, as RON.
     #[cfg(target_arch = "wasm32")]
     in_page: std::collections::HashMap<String, String>,
-    /// The last session recorded in this run (a browser keeps it only here).
+    /// In a browser: the last session recorded in this page.
+    #[cfg(target_arch = "wasm32")]
     last_session: Option<SessionRecording>,
 }
 
@@ -69,6 +70,7 @@ impl Default for SceneFiles {
             shipped: shipped_scenes(),
             #[cfg(target_arch = "wasm32")]
             in_page: Default::default(),
+            #[cfg(target_arch = "wasm32")]
             last_session: None,
         }
     }
@@ -226,7 +228,6 @@ fn save_or_load(
                 }
                 Err(error) => files.report(&inputs, Err(error), "recorded"),
             }
-            files.last_session = Some(session);
         }
         FileRequest::Play => {
             let (start, inputs) = session_paths(&path);
@@ -261,7 +262,7 @@ impl SceneFiles {
     /// Writes a recorded session to its two files.
     #[cfg(not(target_arch = "wasm32"))]
     fn save_session(
-        &mut self,
+        &self,
         session: &SessionRecording,
         start: &str,
         inputs: &str,
@@ -277,7 +278,13 @@ impl SceneFiles {
 
     /// In a browser the session stays in the page.
     #[cfg(target_arch = "wasm32")]
-    fn save_session(&mut self, _: &SessionRecording, _: &str, _: &str) -> Result<(), SceneError> {
+    fn save_session(
+        &mut self,
+        session: &SessionRecording,
+        _: &str,
+        _: &str,
+    ) -> Result<(), SceneError> {
+        self.last_session = Some(session.clone());
         Ok(())
     }
 

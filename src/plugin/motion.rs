@@ -266,15 +266,16 @@ pub(crate) fn apply_removed_game_components(
         // Each call below is allowed for any live body it is made for (the force calls for
         // dynamic ones, whose values are the only ones that can differ from the defaults).
         let world = physics.world();
-        if !force && world.force(handle).is_ok_and(|f| f != Vec2::ZERO) {
+        let reset_force = !force && world.force(handle).is_ok_and(|f| f != Vec2::ZERO);
+        let reset_torque = !torque && world.torque(handle).is_ok_and(|t| t != 0.0);
+        let reset_scale = !scale && world.gravity_scale(handle).is_ok_and(|s| s != 1.0);
+        if reset_force {
             let _ = physics.apply(Input::SetForce { body: handle, force: Vec2::ZERO });
         }
-        let world = physics.world();
-        if !torque && world.torque(handle).is_ok_and(|t| t != 0.0) {
+        if reset_torque {
             let _ = physics.apply(Input::SetTorque { body: handle, torque: 0.0 });
         }
-        let world = physics.world();
-        if !scale && world.gravity_scale(handle).is_ok_and(|s| s != 1.0) {
+        if reset_scale {
             let _ = physics.apply(Input::SetGravityScale { body: handle, scale: 1.0 });
         }
         // What the remaining components say; a removed one says the default.

@@ -27,15 +27,12 @@ use std::path::Path;
 use bevy::ecs::system::Command;
 use bevy::prelude::*;
 
-use super::config::retime;
-use super::controls::{PhysicsBounds, PhysicsControls};
 use super::events::{CollisionEventsEnabled, Sensor};
-use super::motion::PhysicsWalls;
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
-use super::scene::{adopt_world, spawn_body_entity};
+use super::scene::{adopt_world, follow_world_settings, spawn_body_entity};
 use crate::physics::{
-    BodyDesc, BodyHandle, CollisionLayers, Input, InputLog, LoggedInput, PhysicsConfig,
-    PhysicsError, ReplayError, SceneError, SceneFile,
+    BodyDesc, BodyHandle, CollisionLayers, Input, InputLog, LoggedInput, PhysicsError, ReplayError,
+    SceneError, SceneFile,
 };
 
 /// A recorded session: the world it started from and every input after it.
@@ -324,14 +321,14 @@ pub(crate) fn play_back_inputs(world: &mut World) {
     let due: Vec<LoggedInput> = playback.log.inputs[from..from + count].to_vec();
     let finished = now >= playback.log.end_step;
     for logged in due {
-        if logged.step < now {
-            continue;
-        }
         let mut physics = world.resource_mut::<PhysicsWorld>();
-        let added = logged.input.apply(physics.core_mut());
+        // Made before the step the playback is at (a log out of order, or from before its
+        // start): the course it belongs to has passed.
+        let added = (logged.step == now).then(|| logged.input.apply(physics.core_mut()));
         let problem = match (&logged.input, &added) {
-            (_, Err(error)) => Some(format!("a recorded call was refused: {error}")),
-            (Input::AddBody { handle, .. }, Ok(Some(got))) if got != handle => {
+            (_, None) => Some(format!("a recorded call of step {} comes too late", logged.step)),
+            (_, Some(Err(error))) => Some(format!("a recorded call was refused: {error}")),
+            (Input::AddBody { handle, .. }, Some(Ok(Some(got)))) if got != handle => {
                 Some(format!("a body got handle {got}, recorded {handle}"))
             }
             _ => None,
@@ -353,7 +350,6 @@ pub(crate) fn play_back_inputs(world: &mut World) {
 fn follow_in_ecs(world: &mut World, input: &Input) {
     let physics = world.resource::<PhysicsWorld>();
     let entity_of = |h: &BodyHandle| physics.entity(*h);
-    let (mapping, (min, max)) = (physics.mapping(), physics.world().bounds());
     // The entities the call is about, found before anything changes.
     let entities: Vec<Entity> = match input {
         Input::RemoveBody(handle) => entity_of(handle).into_iter().collect(),
@@ -372,23 +368,10 @@ fn follow_in_ecs(world: &mut World, input: &Input) {
         Input::RemoveBody(_) | Input::RemoveBodies(_) | Input::Clear => {
             despawn_unlinked(world, entities);
         }
-        Input::SetConfig(config) => {
-            let config: PhysicsConfig = config.clone();
-            world.resource_mut::<PhysicsConfig>().set_if_neq(config.clone());
-            world.resource_scope(|world, mut fixed: Mut<Time<Fixed>>| {
-                let mut virtual_time = world.resource_mut::<Time<Virtual>>();
-                retime(&config, &mut fixed, &mut virtual_time);
-            });
-        }
-        Input::SetGravityEnabled(on) => {
-            world.resource_mut::<PhysicsControls>().gravity_enabled = *on;
-        }
-        Input::SetBounds { .. } => {
-            world.resource_mut::<PhysicsBounds>().0 = mapping.rect_to_bevy(min, max);
-        }
-        Input::SetWallEnabled { wall, enabled } => {
-            world.resource_mut::<PhysicsWalls>().set(*wall, *enabled);
-        }
+        Input::SetConfig(_)
+        | Input::SetGravityEnabled(_)
+        | Input::SetBounds { .. }
+        | Input::SetWallEnabled { .. } => follow_world_settings(world),
         Input::SetMaterial { material, .. } => {
             for entity in entities {
                 if let Some(mut component) = world.get_mut::<super::PhysicsMaterial>(entity) {

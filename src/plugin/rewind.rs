@@ -38,7 +38,9 @@ use crate::physics::{PhysicsConfig, Timeline};
 ///
 /// A rewind lands on a snapshot (the newest at or before the step asked for) and the world
 /// steps on from there bit for bit as it did; it does not re-simulate to a step between two
-/// snapshots, since the plugin does not log the app's inputs. Like a load
+/// snapshots, since the plugin logs the app's inputs only while a session is recorded
+/// ([`PhysicsWorld::start_recording`](super::PhysicsWorld::start_recording); a rewind then
+/// takes the recording back to the step it lands on). Like a load
 /// ([`load_scene`](super::load_scene)) it despawns every body entity and spawns one per body,
 /// so the app's own components on body entities do not come back. The snapshots after the
 /// one landed on stay until the world steps (scrubbing forward works); a load starts the

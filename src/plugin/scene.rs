@@ -19,8 +19,11 @@ use super::components::{Collider, PhysicsPose, Sleeping, body_components};
 use super::config::retime;
 use super::controls::{PhysicsBounds, PhysicsControls};
 use super::events::{CollisionEventsEnabled, Sensor};
+use super::motion::PhysicsWalls;
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
-use crate::physics::{BodyHandle, CollisionLayers, Input, PhysicsConfig, SceneError, SceneFile};
+use crate::physics::{
+    BodyHandle, CollisionLayers, Input, PhysicsConfig, SceneError, SceneFile, WallId,
+};
 
 impl PhysicsWorld {
     /// The whole simulation as a scene file: bounds, walls, config, every body, and the
@@ -91,10 +94,7 @@ pub(crate) fn adopt_world(
     for entity in old {
         world.despawn(entity);
     }
-    let config: PhysicsConfig = core.config().clone();
-    let (gravity, (min, max)) = (core.gravity_enabled(), core.bounds());
     let mut physics = world.resource_mut::<PhysicsWorld>();
-    let mapping = physics.mapping();
     physics.replace_world(core);
     if release_held {
         // No pointer holds a loaded body.
@@ -109,27 +109,45 @@ pub(crate) fn adopt_world(
     for &handle in &handles {
         spawn_body_entity(world, handle);
     }
+    follow_world_settings(world);
+    handles.len()
+}
 
-    let bounds = mapping.rect_to_bevy(min, max);
-    world.resource_mut::<PhysicsBounds>().0 = bounds;
-    world.resource_mut::<PhysicsControls>().gravity_enabled = gravity;
-    if *world.resource::<PhysicsConfig>() != config {
-        *world.resource_mut::<PhysicsConfig>() = config.clone();
+/// Puts the [`PhysicsConfig`], gravity switch, [`PhysicsBounds`] and [`PhysicsWalls`]
+/// resources in line with the core world, each only where it differs (a new `time_step`
+/// re-times the fixed loop), so that no system takes them for a change of the app's. A load,
+/// a rewind and a playback's calls use it.
+pub(crate) fn follow_world_settings(world: &mut World) {
+    let physics = world.resource::<PhysicsWorld>();
+    let core = physics.world();
+    let config = core.config().clone();
+    let gravity = core.gravity_enabled();
+    let (min, max) = core.bounds();
+    let bounds = PhysicsBounds(physics.mapping().rect_to_bevy(min, max));
+    let mut walls = PhysicsWalls::NONE;
+    for wall in WallId::ALL {
+        walls.set(wall, core.wall_enabled(wall));
+    }
+    world.resource_mut::<PhysicsBounds>().set_if_neq(bounds);
+    world.resource_mut::<PhysicsWalls>().set_if_neq(walls);
+    if world.resource::<PhysicsControls>().gravity_enabled != gravity {
+        world.resource_mut::<PhysicsControls>().gravity_enabled = gravity;
+    }
+    if world.resource_mut::<PhysicsConfig>().set_if_neq(config.clone()) {
         world.resource_scope(|world, mut fixed: Mut<Time<Fixed>>| {
             let mut virtual_time = world.resource_mut::<Time<Virtual>>();
             retime(&config, &mut fixed, &mut virtual_time);
         });
     }
-    handles.len()
 }
 
 /// Spawns the entity of the core body `handle` with its components ([`body_components`] plus
 /// layers, sensor and event flags, and [`Sleeping`] for a sleeper) and links it, its pose
-/// the body's as it is. Returns the entity, or `None` if there is no such body.
-pub(crate) fn spawn_body_entity(world: &mut World, handle: BodyHandle) -> Option<Entity> {
+/// the body's as it is; nothing if there is no such body.
+pub(crate) fn spawn_body_entity(world: &mut World, handle: BodyHandle) {
     let physics = world.resource::<PhysicsWorld>();
     let mapping = physics.mapping();
-    let body = physics.world().body(handle)?;
+    let Some(body) = physics.world().body(handle) else { return };
     let (desc, sleeping) = (body.desc(), body.is_sleeping());
     let components = body_components(&desc, mapping);
     let mut pose = PhysicsPose::default();
@@ -154,5 +172,4 @@ pub(crate) fn spawn_body_entity(world: &mut World, handle: BodyHandle) -> Option
     }
     let id = entity.id();
     world.resource_mut::<PhysicsWorld>().link(id, handle);
-    Some(id)
 }

@@ -20,7 +20,7 @@
 //! `--lab` the lab, the plots and the inspector (of one body) are open while it measures.
 //!
 //! In a browser (`index.html?bench=1000`) the lines go to the console, where `web/test.py`
-//! reads them, and the page stops after them.
+//! reads them, and the page stops after them: the browser's step time R-WEB-2 asks for.
 
 use bevy::app::AppExit;
 use bevy::ecs::system::SystemParam;
