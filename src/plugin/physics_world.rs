@@ -77,12 +77,9 @@ pub struct PhysicsWorld {
     entities: Vec<Option<(BodyHandle, Entity)>>,
     linked: usize,
     stepped: bool,
-    /// Bodies of despawned entities not yet taken out of the core (see
+    /// Bodies of despawned entities not yet taken out of the core, with their entities (see
     /// [`remove_pending`](Self::remove_pending)).
-    pending_removals: Vec<BodyHandle>,
-    /// Entities unlinked while they carried the `Sleeping` marker (see
-    /// [`take_unmarked`](Self::take_unmarked)).
-    unmarked: Vec<Entity>,
+    pending_removals: Vec<(BodyHandle, Entity)>,
     /// Bodies unlinked since the last step's events were sent, with their entities: the step
     /// that removes a body reports its ended contacts under the stale handle (see
     /// [`take_departed`](Self::take_departed)).
@@ -101,7 +98,6 @@ impl PhysicsWorld {
             linked: 0,
             stepped: false,
             pending_removals: Vec::new(),
-            unmarked: Vec::new(),
             departed: Vec::new(),
             session: super::recording::Session::default(),
         }
@@ -280,21 +276,17 @@ impl PhysicsWorld {
 
     /// Unlinks `entity` and queues its body for [`remove_pending`](Self::remove_pending):
     /// the entity is forgotten at once, its body leaves the core with the others despawned
-    /// in the same frame. An entity that carried the `Sleeping` marker is noted for
-    /// [`take_unmarked`](Self::take_unmarked).
-    pub(crate) fn unlink_and_queue(&mut self, entity: Entity, sleeping: bool) -> bool {
+    /// in the same frame.
+    pub(crate) fn unlink_and_queue(&mut self, entity: Entity) -> bool {
         let Some(handle) = self.unlink(entity) else { return false };
-        self.pending_removals.push(handle);
-        if sleeping {
-            self.unmarked.push(entity);
-        }
+        self.pending_removals.push((handle, entity));
         true
     }
 
-    /// The entities unlinked with a `Sleeping` marker since the last call: the marker must go
-    /// from those that live on.
-    pub(crate) fn take_unmarked(&mut self) -> Vec<Entity> {
-        std::mem::take(&mut self.unmarked)
+    /// The entities unlinked since the last [`remove_pending`](Self::remove_pending): those
+    /// that live on must lose their `Sleeping` marker.
+    pub(crate) fn pending_entities(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.pending_removals.iter().map(|&(_, entity)| entity)
     }
 
     /// Takes the bodies of the entities despawned since the last call out of the core, all
@@ -303,7 +295,7 @@ impl PhysicsWorld {
     /// could cost a pass each.
     pub(crate) fn remove_pending(&mut self) {
         if !self.pending_removals.is_empty() {
-            let handles = std::mem::take(&mut self.pending_removals);
+            let handles = self.pending_removals.drain(..).map(|(handle, _)| handle).collect();
             let _ = self.apply(Input::RemoveBodies(handles));
         }
     }
@@ -312,7 +304,6 @@ impl PhysicsWorld {
     /// links the new bodies' entities.
     pub(crate) fn replace_world(&mut self, world: World) {
         self.forget_entities();
-        self.unmarked.clear();
         self.world = world;
     }
 
