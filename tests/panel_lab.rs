@@ -126,7 +126,8 @@ fn the_plots_record_a_falling_balls_energy_stop_while_paused_and_close_r_lab_2()
 
 /// R-LAB-3: the inspector of a ball resting on the floor shows its shape, its mass π·r²·ρ, and
 /// its floor contact with the normal impulse m·g·Δt that holds it; an edited velocity takes
-/// effect in the next step; a despawned body's inspector says so; the × unpins it.
+/// effect in the next step; a body given a parent stays pinned and says it is not simulated;
+/// the × unpins it, and so does the body's despawn.
 #[test]
 fn the_inspector_shows_a_resting_balls_mass_and_contact_and_edits_its_velocity_r_lab_3() {
     let mut app = app();
@@ -164,12 +165,27 @@ fn the_inspector_shows_a_resting_balls_mass_and_contact_and_edits_its_velocity_r
     let x1 = app.world().get::<Transform>(ball).expect("pose").translation.x;
     assert!(x1 - x0 > 0.5 * written * FRAME, "moved {} px in a frame at {written} px/s", x1 - x0);
 
-    app.world_mut().entity_mut(ball).despawn();
+    // A body that leaves the simulation but lives on (given a parent) stays pinned and says
+    // so; the × unpins it.
+    let parent = app.world_mut().spawn(Transform::default()).id();
+    app.world_mut().entity_mut(ball).insert(ChildOf(parent));
     app.update();
-    assert!(drawn(&app, "is not simulated"), "a despawned body's inspector does not say so");
+    app.update();
+    assert!(drawn(&app, "is not simulated"), "a refused body's inspector does not say so");
     close_window(&mut app, "Body", "bevy_sandbox_physics_inspector");
     assert_eq!(app.world().resource::<BodyInspector>().pinned, None, "the × did not unpin");
-    assert!(!drawn(&app, "Contacts of the last step"), "the inspector is still drawn");
+    app.update();
+    assert!(!drawn(&app, "is not simulated"), "the inspector is still drawn");
+
+    // A despawned body (a clear, a loaded scene) unpins itself.
+    app.world_mut().resource_mut::<BodyInspector>().pinned = Some(ball);
+    app.update();
+    assert!(drawn(&app, "is not simulated"), "the re-pinned body is not shown");
+    app.world_mut().entity_mut(ball).despawn();
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<BodyInspector>().pinned, None, "the despawn did not unpin");
+    assert!(!drawn(&app, "is not simulated"), "the inspector is still drawn");
 }
 
 /// R-LAB-3: a click on a body (press and release without moving) pins it; a drag does not.

@@ -12,6 +12,7 @@
 //! every frame cannot be read anyway, and each changed text costs egui a fresh text layout
 //! (about half of the window's cost per frame, `benches/lab_windows.rs`).
 
+use bevy::ecs::query::QueryEntityError;
 use bevy::ecs::system::SystemParam;
 use bevy::picking::pointer::{PointerAction, PointerButton, PointerId, PointerInput};
 use bevy::platform::collections::HashMap;
@@ -206,10 +207,17 @@ pub struct BodyInspectorParams<'w, 's> {
     >,
 }
 
-/// Shows the inspector window while a body is pinned; closing it unpins the body. It opens
-/// `top` px below the top of the window.
+/// Shows the inspector window while a body is pinned; closing it unpins the body, and so
+/// does the entity's despawn (a clear, a loaded scene). A body that lives on but is not
+/// simulated (refused, given a parent) stays pinned with a line that says so. It opens `top`
+/// px below the top of the window.
 pub fn show_body_inspector(ctx: &egui::Context, params: &mut BodyInspectorParams, top: f32) {
     let Some(entity) = params.inspector.pinned else { return };
+    if matches!(params.bodies.get(entity), Err(QueryEntityError::NotSpawned(_))) {
+        params.inspector.pinned = None;
+        params.inspector.shown = None;
+        return;
+    }
     let mut open = true;
     egui::Window::new("Body")
         .id(egui::Id::new("bevy_sandbox_physics_inspector"))
@@ -248,7 +256,7 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
     let (Some(handle), Ok((mut transform, mut velocity, mut spin, mut material))) =
         (handle, params.bodies.get_mut(entity))
     else {
-        ui.label(format!("{entity} is not simulated (despawned or refused)."));
+        ui.label(format!("{entity} is not simulated (refused, or given a parent)."));
         if ui.button("Unpin").clicked() {
             params.inspector.pinned = None;
         }
