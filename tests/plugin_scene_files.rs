@@ -92,3 +92,53 @@ fn a_broken_scene_file_changes_nothing_and_names_the_field_r_scn_1() {
     let entities = app.world_mut().query::<&Collider>().iter(app.world()).count();
     assert_eq!(entities, bodies, "entities were despawned");
 }
+
+/// R-SCN-1: a body's constant force, torque and gravity scale come back from a file as the
+/// game components they were set with, so the loaded entity shows them and removing one
+/// takes it back in the core (gravity scale 1, no force) as for a body the game spawned.
+#[test]
+fn a_loaded_body_gets_back_its_force_torque_and_gravity_scale_components_r_scn_1() {
+    let mut original = app_by_steps();
+    let (force, torque, scale) = (Vec2::new(300.0, -50.0), 2.5e5, 0.25);
+    original.world_mut().spawn((
+        Collider::circle(20.0),
+        Transform::from_xyz(0.0, 100.0, 0.0),
+        ConstantForce(force),
+        ConstantTorque(torque),
+        GravityScale(scale),
+    ));
+    original.update();
+    let file = physics(&original).scene_file();
+
+    let mut loaded = app_by_steps();
+    loaded.world_mut().commands().queue(LoadPhysicsScene(file));
+    loaded.world_mut().flush();
+    let mut query = loaded.world_mut().query_filtered::<(
+        Entity,
+        Option<&ConstantForce>,
+        Option<&ConstantTorque>,
+        Option<&GravityScale>,
+    ), With<Collider>>();
+    let rows: Vec<_> = query
+        .iter(loaded.world())
+        .map(|(e, f, t, g)| (e, f.copied(), t.copied(), g.copied()))
+        .collect();
+    assert_eq!(rows.len(), 1, "one body entity");
+    let (entity, loaded_force, loaded_torque, loaded_scale) = rows[0];
+    assert_eq!(loaded_force, Some(ConstantForce(force)), "the force component");
+    assert_eq!(loaded_torque, Some(ConstantTorque(torque)), "the torque component");
+    assert_eq!(loaded_scale, Some(GravityScale(scale)), "the gravity scale component");
+    for _ in 0..30 {
+        original.update();
+        loaded.update();
+    }
+    assert_eq!(hash(&loaded), hash(&original), "the components changed the loaded world");
+
+    loaded.world_mut().entity_mut(entity).remove::<(ConstantForce, GravityScale)>();
+    loaded.update();
+    let handle = physics(&loaded).handle(entity).expect("linked");
+    let core = physics(&loaded).world();
+    assert_eq!(core.force(handle).expect("a body"), Vec2::ZERO, "the force stayed");
+    assert_eq!(core.gravity_scale(handle).expect("a body"), 1.0, "the gravity scale stayed");
+    assert!(take_warnings(&mut loaded).is_empty(), "the load was warned about");
+}

@@ -19,7 +19,7 @@ use super::components::{Collider, PhysicsPose, Sleeping, body_components};
 use super::config::retime;
 use super::controls::{PhysicsBounds, PhysicsControls};
 use super::events::{CollisionEventsEnabled, Sensor};
-use super::motion::PhysicsWalls;
+use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
 use crate::physics::{
     BodyHandle, CollisionLayers, Input, PhysicsConfig, SceneError, SceneFile, WallId,
@@ -149,6 +149,9 @@ pub(crate) fn spawn_body_entity(world: &mut World, handle: BodyHandle) {
     let mapping = physics.mapping();
     let Some(body) = physics.world().body(handle) else { return };
     let (desc, sleeping) = (body.desc(), body.is_sleeping());
+    let force = physics.world().force(handle).unwrap_or(Vec2::ZERO);
+    let torque = physics.world().torque(handle).unwrap_or(0.0);
+    let gravity_scale = physics.world().gravity_scale(handle).unwrap_or(1.0);
     let components = body_components(&desc, mapping);
     let mut pose = PhysicsPose::default();
     pose.adopt(&components.3, components.4.0, components.5.0, desc.shape);
@@ -166,6 +169,17 @@ pub(crate) fn spawn_body_entity(world: &mut World, handle: BodyHandle) {
     }
     if desc.collision_events {
         entity.insert(CollisionEventsEnabled);
+    }
+    // The game components of what the core holds beyond the body's description, so that the
+    // entity shows them and removing one takes it back as for a body the game spawned.
+    if force != Vec2::ZERO {
+        entity.insert(ConstantForce(mapping.vector_to_bevy(force)));
+    }
+    if torque != 0.0 {
+        entity.insert(ConstantTorque(mapping.angle_to_bevy(torque)));
+    }
+    if gravity_scale != 1.0 {
+        entity.insert(GravityScale(gravity_scale));
     }
     if sleeping {
         entity.insert(Sleeping);
