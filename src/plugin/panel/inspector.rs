@@ -126,11 +126,12 @@ impl Shown {
             mass: mass_text(body),
             inertia: inertia_text(body),
             material,
-            position: transform.translation.truncate(),
-            angle_text: format!("{:.3} rad", transform.rotation.to_euler(EulerRot::XYZ).2),
-            velocity,
+            // `+ 0.0` shows a −0 (a resting body's y velocity after the y flip) as 0.
+            position: transform.translation.truncate() + Vec2::ZERO,
+            angle_text: format!("{:.3} rad", transform.rotation.to_euler(EulerRot::XYZ).2 + 0.0),
+            velocity: velocity + Vec2::ZERO,
             speed_text: format!("{:.2} px/s", velocity.length()),
-            spin,
+            spin: spin + 0.0,
             island: match (body.sleep_island().filter(|_| body.is_sleeping()), island) {
                 (Some(id), Some(n)) => format!("asleep, #{id}, {n} bodies"),
                 (None, Some(n)) => format!("awake, {n} bodies"),
