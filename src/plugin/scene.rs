@@ -142,16 +142,17 @@ pub(crate) fn follow_world_settings(world: &mut World) {
 }
 
 /// Spawns the entity of the core body `handle` with its components ([`body_components`] plus
-/// layers, sensor and event flags, and [`Sleeping`] for a sleeper) and links it, its pose
-/// the body's as it is; nothing if there is no such body.
+/// layers, sensor and event flags, [`ConstantForce`], [`ConstantTorque`] and [`GravityScale`]
+/// where the core holds other than the defaults, and [`Sleeping`] for a sleeper) and links
+/// it, its pose the body's as it is; nothing if there is no such body.
 pub(crate) fn spawn_body_entity(world: &mut World, handle: BodyHandle) {
     let physics = world.resource::<PhysicsWorld>();
     let mapping = physics.mapping();
-    let Some(body) = physics.world().body(handle) else { return };
-    let (desc, sleeping) = (body.desc(), body.is_sleeping());
-    let force = physics.world().force(handle).unwrap_or(Vec2::ZERO);
-    let torque = physics.world().torque(handle).unwrap_or(0.0);
-    let gravity_scale = physics.world().gravity_scale(handle).unwrap_or(1.0);
+    let core = physics.world();
+    let (Some(body), Ok(desc)) = (core.body(handle), core.body_desc(handle)) else { return };
+    let sleeping = body.is_sleeping();
+    let force = core.force(handle).unwrap_or(Vec2::ZERO);
+    let torque = core.torque(handle).unwrap_or(0.0);
     let components = body_components(&desc, mapping);
     let mut pose = PhysicsPose::default();
     pose.adopt(&components.3, components.4.0, components.5.0, desc.shape);
@@ -178,8 +179,8 @@ pub(crate) fn spawn_body_entity(world: &mut World, handle: BodyHandle) {
     if torque != 0.0 {
         entity.insert(ConstantTorque(mapping.angle_to_bevy(torque)));
     }
-    if gravity_scale != 1.0 {
-        entity.insert(GravityScale(gravity_scale));
+    if desc.gravity_scale != 1.0 {
+        entity.insert(GravityScale(desc.gravity_scale));
     }
     if sleeping {
         entity.insert(Sleeping);
