@@ -125,8 +125,8 @@ fn the_plots_record_a_falling_balls_energy_stop_while_paused_and_close_r_lab_2()
 }
 
 /// R-LAB-3: the inspector of a ball resting on the floor shows its shape, its mass π·r²·ρ, and
-/// its floor contact with the normal impulse m·g·Δt that holds it; an edited velocity takes
-/// effect in the next step; a body given a parent stays pinned and says it is not simulated;
+/// its floor contact with the normal impulse m·g·Δt that holds it, read-only until ✏ Edit; an
+/// edited velocity takes effect in the next step; a body given a parent stays pinned and says it is not simulated;
 /// the × unpins it, and so does the body's despawn.
 #[test]
 fn the_inspector_shows_a_resting_balls_mass_and_contact_and_edits_its_velocity_r_lab_3() {
@@ -154,6 +154,14 @@ fn the_inspector_shows_a_resting_balls_mass_and_contact_and_edits_its_velocity_r
     let shown = drawn_numbers(&app).into_iter().find(|v| ((v - weight) / weight).abs() < 0.01);
     assert!(shown.is_some(), "no Jn ≈ m·g·Δt = {weight:.1} among {:?}", drawn_numbers(&app));
     assert!(drawn(&app, "(+0.00, -1.00)"), "the normal into the floor (Bevy frame, y up)");
+
+    // Read-only, the figures are one table of rows; the fields appear with ✏ Edit.
+    assert!(drawn(&app, &format!("Mass        {mass:.1}\n")), "no row for the mass");
+    assert!(drawn(&app, "\nMaterial    ρ 7.8  μ "), "no row for the material");
+    assert!(!texts(&app).iter().any(|(t, _)| t == "Velocity"), "fields before ✏ Edit");
+    click_text(&mut app, "✏ Edit", None);
+    assert!(app.world().resource::<BodyInspector>().editing, "✏ Edit did not switch");
+    assert!(texts(&app).iter().any(|(t, _)| t == "Velocity"), "no fields after ✏ Edit");
 
     // Drag the velocity's x value by 40 px: 5 px/s per px.
     let field = text_rect(&app, "x ", Some("Velocity"));

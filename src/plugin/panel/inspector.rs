@@ -3,14 +3,18 @@
 //! inertia, material, pose, velocity, spin, island, sleep timer — and its contacts of the last
 //! step with their normal and friction impulses.
 //!
-//! The material, position, velocity and spin are editable. An edit is written to the body's
-//! components ([`PhysicsMaterial`], `Transform`, [`LinearVelocity`], [`AngularVelocity`])
+//! The window shows the figures as one read-only table; its ✏ Edit switch turns the material,
+//! position, velocity and spin into fields to drag or type into. An edit is written to the
+//! body's components ([`PhysicsMaterial`], `Transform`, [`LinearVelocity`], [`AngularVelocity`])
 //! exactly as game code would write them, so it takes effect on the next step, wakes the
 //! body's island, and a refused value is reported and put back like any other write.
 //!
 //! The figures are read [`REFRESH_SECONDS`] apart, not every frame: a number that changes
 //! every frame cannot be read anyway, and each changed text costs egui a fresh text layout
-//! (about half of the window's cost per frame, `benches/lab_windows.rs`).
+//! (about half of the window's cost per frame, `benches/lab_windows.rs`). For the same reason
+//! the fields appear only while editing: each drag value formats its number and lays out a
+//! button every frame, about 30,000 instructions apiece, where the read-only table is one
+//! text egui keeps from frame to frame (issue 17's frame cost).
 
 use bevy::ecs::query::QueryEntityError;
 use bevy::ecs::system::SystemParam;
@@ -40,6 +44,9 @@ pub struct BodyInspector {
     pub pinned: Option<Entity>,
     /// Whether a click on a body pins it. Default true.
     pub pick_on_click: bool,
+    /// Whether the editable figures are shown as fields to drag or type into (✏ Edit);
+    /// otherwise they are one read-only table. Default false.
+    pub editing: bool,
     /// Bodies pressed on and where, per pointer, until the release.
     presses: HashMap<PointerId, (Entity, Vec2)>,
     /// The figures shown, as last read.
@@ -48,7 +55,13 @@ pub struct BodyInspector {
 
 impl Default for BodyInspector {
     fn default() -> Self {
-        Self { pinned: None, pick_on_click: true, presses: HashMap::default(), shown: None }
+        Self {
+            pinned: None,
+            pick_on_click: true,
+            editing: false,
+            presses: HashMap::default(),
+            shown: None,
+        }
     }
 }
 
@@ -69,6 +82,8 @@ struct Shown {
     island: String,
     sleep: String,
     held: &'static str,
+    /// Every figure above as one table of aligned rows, for the read-only view.
+    state_table: String,
     /// Contacts of the last step.
     contact_count: usize,
     /// "Contacts of the last step: n".
@@ -119,7 +134,7 @@ impl Shown {
         let island = world.island_size(handle);
         let config = world.config();
         let contacts = physics.contacts_of(entity);
-        Some(Self {
+        let mut shown = Self {
             entity,
             at,
             title: format!("{entity}  ·  {}  ·  {}", kind_name(body), shape_text(body.shape())),
@@ -148,7 +163,38 @@ impl Shown {
             contact_count: contacts.len(),
             contact_label: format!("Contacts of the last step: {}", contacts.len()),
             contacts_table: contacts_table(&contacts),
-        })
+            state_table: String::new(),
+        };
+        shown.state_table = shown.state_table();
+        Some(shown)
+    }
+
+    /// The figures as rows of a label and a value, for the read-only view.
+    fn state_table(&self) -> String {
+        let m = &self.material;
+        let rows = [
+            ("Mass", self.mass.clone()),
+            ("Inertia", self.inertia.clone()),
+            (
+                "Material",
+                format!(
+                    "ρ {}  μ {}  e {}",
+                    short(m.density),
+                    short(m.friction),
+                    short(m.restitution)
+                ),
+            ),
+            ("Position", format!("x {:.3} px  y {:.3} px", self.position.x, self.position.y)),
+            ("Angle", self.angle_text.clone()),
+            ("Velocity", format!("x {:.3} px/s  y {:.3} px/s", self.velocity.x, self.velocity.y)),
+            ("Speed", self.speed_text.clone()),
+            ("Spin", format!("{:.3} rad/s", self.spin)),
+            ("Island", self.island.clone()),
+            ("Sleep timer", self.sleep.clone()),
+            ("Held", self.held.to_string()),
+        ];
+        let rows = rows.iter().map(|(label, value)| format!("{label:<12}{value}"));
+        rows.collect::<Vec<_>>().join("\n")
     }
 }
 
@@ -269,9 +315,52 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
         let components = (&*transform, velocity.0, spin.0, material.0);
         params.inspector.shown = Shown::read((entity, handle), now, physics, components);
     }
-    let Some(shown) = params.inspector.shown.as_mut() else { return };
-    ui.label(shown.title.as_str());
-    egui::Grid::new("body_inspector_state").num_columns(2).striped(true).show(ui, |ui| {
+    let inspector = &mut *params.inspector;
+    let Some(shown) = inspector.shown.as_mut() else { return };
+    ui.horizontal(|ui| {
+        ui.label(shown.title.as_str());
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.toggle_value(&mut inspector.editing, "✏ Edit").on_hover_text(
+                "Show the material, position, velocity and spin as fields to drag or type into",
+            );
+        });
+    });
+    if !inspector.editing {
+        ui.monospace(shown.state_table.as_str()).on_hover_text(
+            "Sleep timer: time below the sleep thresholds; the island sleeps when all its \
+             bodies reach time_to_sleep (§11). ✏ Edit to change the material, position, \
+             velocity or spin",
+        );
+    } else {
+        edit_grid(ui, shown, (&mut transform, &mut velocity, &mut spin, &mut material));
+    }
+    ui.separator();
+    ui.label(shown.contact_label.as_str());
+    if shown.contact_count > 0 {
+        ui.monospace(shown.contacts_table.as_str()).on_hover_text(
+            "Jn: normal impulse of the step (≥ 0); Jt: friction impulse along the tangent, \
+             the normal turned a quarter counter-clockwise; both mass·px/s",
+        );
+    }
+}
+
+/// The figures as a grid whose material, position, velocity and spin are fields; an edit is
+/// written to the body's components.
+fn edit_grid(
+    ui: &mut egui::Ui,
+    shown: &mut Shown,
+    (transform, velocity, spin, material): (
+        &mut Mut<Transform>,
+        &mut Mut<LinearVelocity>,
+        &mut Mut<AngularVelocity>,
+        &mut Mut<PhysicsMaterial>,
+    ),
+) {
+    // Components are only dereferenced mutably on an edit: a write marks them changed, which
+    // the plugin reads as the game's teleport or new velocity.
+    let grid = egui::Grid::new("body_inspector_state").num_columns(2).striped(true);
+    let changed = grid.show(ui, |ui| {
+        let mut changed = false;
         ui.label("Mass");
         ui.monospace(shown.mass.as_str());
         ui.end_row();
@@ -296,12 +385,14 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
             })
             .inner;
         if edited {
+            changed = true;
             material.0 = *m;
         }
         ui.end_row();
 
         ui.label("Position");
         if vector_ui(ui, &mut shown.position, "px", 1.0) {
+            changed = true;
             transform.translation = shown.position.extend(transform.translation.z);
         }
         ui.end_row();
@@ -311,6 +402,7 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
 
         ui.label("Velocity");
         if vector_ui(ui, &mut shown.velocity, "px/s", 5.0) {
+            changed = true;
             velocity.0 = shown.velocity;
             shown.speed_text = format!("{:.2} px/s", shown.velocity.length());
         }
@@ -320,6 +412,7 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
         ui.end_row();
         ui.label("Spin");
         if ui.add(number(&mut shown.spin, "rad/s", 0.05)).changed() {
+            changed = true;
             spin.0 = shown.spin;
         }
         ui.end_row();
@@ -334,15 +427,18 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
         ui.label("Held");
         ui.monospace(shown.held);
         ui.end_row();
+        changed
     });
-    ui.separator();
-    ui.label(shown.contact_label.as_str());
-    if shown.contact_count > 0 {
-        ui.monospace(shown.contacts_table.as_str()).on_hover_text(
-            "Jn: normal impulse of the step (≥ 0); Jt: friction impulse along the tangent, \
-             the normal turned a quarter counter-clockwise; both mass·px/s",
-        );
+    if changed.inner {
+        shown.state_table = shown.state_table();
     }
+}
+
+/// `value` with at most three decimals and no trailing zeros, as the fields show it.
+fn short(value: f32) -> String {
+    let text = format!("{value:.3}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" { "0".to_string() } else { text.to_string() }
 }
 
 fn kind_name(body: &Body) -> &'static str {
