@@ -82,8 +82,9 @@ struct Shown {
     island: String,
     sleep: String,
     held: &'static str,
-    /// Every figure above as one table of aligned rows, for the read-only view.
-    state_table: String,
+    /// Every figure above as rows of a label and a value, for the read-only view.
+    /// (The labels are padded to one width and start a new line but the first.)
+    state_rows: Vec<(String, String)>,
     /// Contacts of the last step.
     contact_count: usize,
     /// "Contacts of the last step: n".
@@ -163,14 +164,14 @@ impl Shown {
             contact_count: contacts.len(),
             contact_label: format!("Contacts of the last step: {}", contacts.len()),
             contacts_table: contacts_table(&contacts),
-            state_table: String::new(),
+            state_rows: Vec::new(),
         };
-        shown.state_table = shown.state_table();
+        shown.state_rows = shown.state_rows();
         Some(shown)
     }
 
     /// The figures as rows of a label and a value, for the read-only view.
-    fn state_table(&self) -> String {
+    fn state_rows(&self) -> Vec<(String, String)> {
         let m = &self.material;
         let rows = [
             ("Mass", self.mass.clone()),
@@ -193,8 +194,25 @@ impl Shown {
             ("Sleep timer", self.sleep.clone()),
             ("Held", self.held.to_string()),
         ];
-        let rows = rows.iter().map(|(label, value)| format!("{label:<12}{value}"));
-        rows.collect::<Vec<_>>().join("\n")
+        let rows = rows.into_iter().enumerate().map(|(i, (label, value))| {
+            (format!("{}{label:<12}", if i == 0 { "" } else { "\n" }), value)
+        });
+        rows.collect()
+    }
+
+    /// The read-only table: one text of aligned rows, the labels in the body text's colour
+    /// and the values in the strong one, so it reads like the fields it stands for.
+    fn state_table(&self, ui: &egui::Ui) -> egui::text::LayoutJob {
+        let font = egui::TextStyle::Monospace.resolve(ui.style());
+        let format = |color| egui::TextFormat::simple(font.clone(), color);
+        let (label_color, value_color) =
+            (ui.visuals().text_color(), ui.visuals().strong_text_color());
+        let mut job = egui::text::LayoutJob::default();
+        for (label, value) in &self.state_rows {
+            job.append(label, 0.0, format(label_color));
+            job.append(value, 0.0, format(value_color));
+        }
+        job
     }
 }
 
@@ -326,7 +344,8 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
         });
     });
     if !inspector.editing {
-        ui.monospace(shown.state_table.as_str()).on_hover_text(
+        let table = shown.state_table(ui);
+        ui.add(egui::Label::new(table).extend()).on_hover_text(
             "Sleep timer: time below the sleep thresholds; the island sleeps when all its \
              bodies reach time_to_sleep (§11). ✏ Edit to change the material, position, \
              velocity or spin",
@@ -337,7 +356,8 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
     ui.separator();
     ui.label(shown.contact_label.as_str());
     if shown.contact_count > 0 {
-        ui.monospace(shown.contacts_table.as_str()).on_hover_text(
+        let table = egui::RichText::new(shown.contacts_table.as_str()).monospace();
+        ui.add(egui::Label::new(table).extend()).on_hover_text(
             "Jn: normal impulse of the step (≥ 0); Jt: friction impulse along the tangent, \
              the normal turned a quarter counter-clockwise; both mass·px/s",
         );
@@ -430,7 +450,7 @@ fn edit_grid(
         changed
     });
     if changed.inner {
-        shown.state_table = shown.state_table();
+        shown.state_rows = shown.state_rows();
     }
 }
 
