@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use snapshot::{BodyShot, Snapshot};
 
 /// The shots of a run, in order (the sandbox's `dev::smoke::frames::SHOTS`).
-const SHOTS: [&str; 21] = [
+const SHOTS: [&str; 23] = [
     "00_start",
     "01_pile",
     "02_spawned",
@@ -40,7 +40,13 @@ const SHOTS: [&str; 21] = [
     "18_cleared",
     "19_loaded",
     "20_rewound",
+    "21_big_world",
+    "22_contact",
 ];
+
+/// Bodies drawn smaller than this on screen (half their smallest side, physical px) are not
+/// sampled: their fill is a pixel or two, blended with the border.
+const SMALLEST_SAMPLED_HALF: f32 = 4.0;
 
 /// Largest difference per sRGB channel for a pixel to count as a body's fill colour. Room
 /// for dithering and rounding, far below the distance between two materials' colours.
@@ -127,6 +133,9 @@ const WINDOW_SHADOW: f32 = 24.0;
 /// the body is not in view (off screen, or under a window or its shadow: the windows float
 /// over the world).
 fn body_is_drawn(picture: &Picture, shot: &Snapshot, body: &BodyShot) -> Option<bool> {
+    if body.half[0].min(body.half[1]) < SMALLEST_SAMPLED_HALF {
+        return None;
+    }
     let points = sample_points(body);
     let hidden = |p: (f32, f32)| {
         picture.pixel(p.0, p.1).is_none()
@@ -244,6 +253,9 @@ fn bodies_are_drawn_where_the_simulation_says() {
             "14_lab_switch" => 1,
             "15_lab" => 10,
             "18_cleared" => 0,
+            // 10,000 bodies fitted into the window are a few px each (checked apart below).
+            "21_big_world" => 0,
+            "22_contact" => 3,
             _ => 40,
         };
         assert!(in_view >= least, "{name}: only {in_view} bodies in view");
@@ -262,9 +274,12 @@ fn the_panel_and_the_palette_are_visible() {
     for name in SHOTS {
         let picture = Picture::load(name);
         let shot = load_snapshot(name);
-        // The first shot is the sandbox as it starts: the parameters open from the bar (E).
-        let wanted: &[&str] =
-            if name == "00_start" { &["Tools"] } else { &["Tools", "bevy_sandbox_physics_panel"] };
+        // The first shot is the sandbox as it starts: the parameters open from the bar (E);
+        // the script closes them again for the big world.
+        let wanted: &[&str] = match name {
+            "00_start" | "21_big_world" | "22_contact" => &["Tools"],
+            _ => &["Tools", "bevy_sandbox_physics_panel"],
+        };
         for wanted in wanted {
             assert_window_shows_text(&picture, &shot, name, wanted);
         }
@@ -342,6 +357,57 @@ fn a_click_pins_a_body_in_the_inspector_beside_the_lab_and_the_plots_r_lab_3() {
     assert_eq!(body_id(&shot, "pinned_body"), body_id(&shot, "inspected_body"), "wrong body");
     for wanted in ["sandbox_lab", "bevy_sandbox_physics_plots", "bevy_sandbox_physics_inspector"] {
         assert_window_shows_text(&picture, &shot, "15_lab", wanted);
+    }
+}
+
+/// R-VIEW-1 (issue 20): F fits a world of its own, 8000 × 3000 px with 10,000 bodies, into
+/// the window; the wheel over a contact zooms in around the pointer (1.15 times a line; X
+/// may deliver a click as more than one line), so the contact stays under it, and both its
+/// bodies show their colours there.
+#[test]
+#[ignore = "needs a smoke run's folder: bash .ci/sandbox-smoke"]
+fn f_fits_a_10000_body_world_and_the_wheel_zooms_into_one_contact_r_view_1() {
+    let world = load_snapshot("21_big_world");
+    assert_eq!(note(&world, "big_world_bodies"), 10_000.0, "bodies in the simulation");
+    assert_eq!(world.bodies.len(), 10_000, "bodies drawn");
+    let [left, top, right, bottom] = world.walls;
+    let [width, height] = world.window;
+    let inside = left >= -1.0 && top >= -1.0 && right <= width + 1.0 && bottom <= height + 1.0;
+    assert!(inside, "walls {:?} are not all in the {width} × {height} window", world.walls);
+    let (w, h) = (right - left, bottom - top);
+    assert!(w >= 0.9 * width || h >= 0.8 * height, "fitted world {w} × {h} is small");
+    // Bodies are drawn: inside the walls, most probes do not show the bare floor.
+    let picture = Picture::load("21_big_world");
+    let probes: Vec<bool> = (0..200)
+        .flat_map(|i| (0..100).map(move |j| (i, j)))
+        .map(|(i, j)| (left + w * (i as f32 + 0.5) / 200.0, top + h * (j as f32 + 0.5) / 100.0))
+        .filter_map(|(x, y)| picture.pixel(x, y).map(|c| !close(c, world.floor_color)))
+        .collect();
+    let covered = probes.iter().filter(|&&b| b).count() as f32 / probes.len() as f32;
+    assert!(covered > 0.3, "only {:.0} % of the world shows bodies", 100.0 * covered);
+
+    let contact = load_snapshot("22_contact");
+    let zoom = note(&contact, "screen_px_per_world_px") / note(&world, "screen_px_per_world_px");
+    assert!(zoom >= 4.0, "zoomed only {zoom:.2} times closer");
+    assert_eq!(contact.step_count as f64, note(&contact, "step_at_aim"), "the world moved");
+    // The world point under the pointer stays there; the contact was aimed at within half a
+    // px of the pointer (whole px), which the zoom magnifies.
+    let s = f64::from(contact.scale_factor);
+    let expected = |axis: &str| {
+        let pointer = note(&contact, &format!("pointer_{axis}"));
+        (pointer + (note(&contact, &format!("aim_{axis}")) - pointer) * zoom) * s
+    };
+    let (dx, dy) = (
+        note(&contact, "contact_screen_x") - expected("x"),
+        note(&contact, "contact_screen_y") - expected("y"),
+    );
+    assert!(dx.hypot(dy) <= 3.0 * s, "the contact moved {dx:.1}, {dy:.1} px from the pointer");
+    let picture = Picture::load("22_contact");
+    for key in ["contact_a", "contact_b"] {
+        let body = contact.body(body_id(&contact, key)).expect("the contact's body is drawn");
+        let half = body.half[0].min(body.half[1]);
+        assert!(half >= 20.0, "{key} is only {half} px on screen");
+        assert_eq!(body_is_drawn(&picture, &contact, body), Some(true), "{key}: {body:?}");
     }
 }
 

@@ -9,8 +9,10 @@
 //! rule off and on again there, opens the plots (T), pins a body in the inspector with a
 //! click, and makes the window narrower. Then, paused, it saves the world (F5), clears it
 //! (C) and loads the file again (F9); resumed for a second, it rewinds (`,` pressed until
-//! the timeline's start) to the world as loaded. Before all that it opens the parameters (E): the
-//! first shot shows the sandbox as it starts.
+//! the timeline's start) to the world as loaded. Last, with the windows closed, it makes a
+//! world of its own of [`BIG_WORLD`] px with [`BIG_WORLD_BODIES`] bodies, fits it in view (F),
+//! pauses and zooms with the wheel into one contact under the pointer (issue 20). Before all
+//! that it opens the parameters (E): the first shot shows the sandbox as it starts.
 //! At fixed frames it saves a screenshot `<name>.png` with a `<name>.json`
 //! ([`Snapshot`]) of what the simulation says is drawn in that frame. Then it waits for the
 //! files and exits with success; `tests/sandbox_smoke.rs` checks the folder.
@@ -32,7 +34,7 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use bevy_sandbox_physics::physics::Material;
 use bevy_sandbox_physics::physics::scenes::lab_demos;
-use bevy_sandbox_physics::plugin::{BodyInspector, PhysicsPlots};
+use bevy_sandbox_physics::plugin::{BodyInspector, PhysicsPlots, WallInsets, WallsFollowWindow};
 use bevy_sandbox_physics::prelude::*;
 
 use super::snapshot::{BodyShot, PanelShot, Snapshot};
@@ -121,12 +123,21 @@ mod frames {
     pub const REWIND_FIRST: u64 = 1320;
     pub const REWIND_LAST: u64 = 1359;
     pub const SHOT_REWOUND: u64 = 1370;
-    pub const END: u64 = 1375;
+    pub const BIG_CLOSE_WINDOWS: u64 = 1372;
+    pub const BIG_RESIZE: u64 = 1374;
+    pub const BIG_LOAD: u64 = 1376;
+    pub const BIG_FIT: u64 = 1380;
+    pub const SHOT_BIG_WORLD: u64 = 1440;
+    pub const BIG_PAUSE: u64 = 1442;
+    pub const ZOOM_AIM: u64 = 1445;
+    pub const ZOOM_IN: u64 = 1448;
+    pub const SHOT_CONTACT: u64 = 1455;
+    pub const END: u64 = 1460;
     /// Frames to wait for the last screenshots to be written before giving up.
     pub const SAVE_TIMEOUT: u64 = 600;
 
     /// The shots, by frame.
-    pub const SHOTS: [(u64, &str); 21] = [
+    pub const SHOTS: [(u64, &str); 23] = [
         (SHOT_START, "00_start"),
         (SHOT_PILE, "01_pile"),
         (SHOT_SPAWNED, "02_spawned"),
@@ -148,7 +159,12 @@ mod frames {
         (SHOT_CLEARED, "18_cleared"),
         (SHOT_LOADED, "19_loaded"),
         (SHOT_REWOUND, "20_rewound"),
+        (SHOT_BIG_WORLD, "21_big_world"),
+        (SHOT_CONTACT, "22_contact"),
     ];
+    /// Wheel clicks the script turns to zoom into the contact: 1.15¹⁰ ≈ 4 times closer at
+    /// least (X may deliver a click as more than one line), short of the closest zoom.
+    pub const ZOOM_LINES: &str = "10";
     /// The scene file the script saves and loads, in the smoke folder.
     pub const SCENE_FILE: &str = "smoke_scene.ron";
 }
@@ -159,6 +175,12 @@ pub const LAB_SWITCH_FIELD: &str = "restitution_from_step_start";
 
 /// How much narrower the script makes the window, logical px.
 pub const RESIZE_BY: f32 = 240.0;
+
+/// The size of the world of its own the script makes at the end, px.
+pub const BIG_WORLD: Vec2 = Vec2::new(8000.0, 3000.0);
+
+/// The bodies the script loads into it (the stress scene, issue 20).
+pub const BIG_WORLD_BODIES: usize = 10_000;
 
 /// The smoke run's state.
 #[derive(Resource, Debug)]
@@ -186,6 +208,11 @@ pub struct Smoke {
 impl Smoke {
     fn note(&mut self, key: &str, value: f64) {
         self.notes.push((key.into(), value));
+    }
+
+    /// A value noted since the last shot.
+    fn notes_value(&self, key: &str) -> Option<f64> {
+        self.notes.iter().find(|(k, _)| k == key).map(|&(_, v)| v)
     }
 }
 
@@ -229,8 +256,13 @@ impl Plugin for SmokePlugin {
 }
 
 /// Records where the egui windows are: the script aims at the palette's title bar, and the
-/// checker finds the panels in the snapshots.
-fn record_panel_rects(mut contexts: EguiContexts, mut rects: ResMut<PanelRects>) -> Result {
+/// checker finds the panels in the snapshots. The bar at the top counts as one
+/// (`sandbox_bar`): zoomed in, bodies lie under it too.
+fn record_panel_rects(
+    mut contexts: EguiContexts,
+    insets: Res<WallInsets>,
+    mut rects: ResMut<PanelRects>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     rects.0 = ctx.memory(|memory| {
         memory
@@ -241,6 +273,11 @@ fn record_panel_rects(mut contexts: EguiContexts, mut rects: ResMut<PanelRects>)
             .filter_map(|layer| Some((format!("{:?}", layer.id), memory.area_rect(layer.id)?)))
             .collect()
     });
+    let width = ctx.content_rect().right();
+    rects.0.push((
+        "sandbox_bar".into(),
+        egui::Rect::from_min_max(egui::Pos2::ZERO, egui::pos2(width, insets.top)),
+    ));
     Ok(())
 }
 
@@ -266,6 +303,13 @@ impl LabView<'_> {
             .find(|d| d.switch == LAB_SWITCH_FIELD)
             .map_or(0, |d| d.scene.bodies.len())
     }
+}
+
+/// What the script changes for the big world at the end.
+#[derive(SystemParam)]
+struct BigWorld<'w> {
+    follow: ResMut<'w, WallsFollowWindow>,
+    bounds: ResMut<'w, PhysicsBounds>,
 }
 
 /// Runs `xdotool` with `args` and waits for it; a failure is recorded.
@@ -300,6 +344,14 @@ fn move_pointer(smoke: &mut Smoke, at: Vec2) {
     smoke.pointer = at;
 }
 
+/// Logical window px per world px: the camera's zoom.
+fn zoom_of(camera: (&Camera, &GlobalTransform)) -> f32 {
+    match (screen_of(camera, Vec2::X), screen_of(camera, Vec2::ZERO)) {
+        (Some(a), Some(b)) => a.distance(b),
+        _ => 1.0,
+    }
+}
+
 /// A world point in logical window px.
 fn screen_of(camera: (&Camera, &GlobalTransform), world: Vec2) -> Option<Vec2> {
     camera.0.world_to_viewport(camera.1, world.extend(0.0)).ok()
@@ -330,7 +382,7 @@ fn run_script(
     mut commands: Commands,
     physics: Res<PhysicsWorld>,
     controls: Res<PhysicsControls>,
-    bounds: Res<PhysicsBounds>,
+    mut big: BigWorld,
     panels: Res<PanelRects>,
     windows: Query<&Window, With<PrimaryWindow>>,
     cameras: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
@@ -343,7 +395,7 @@ fn run_script(
     let frame = smoke.frame;
     let (Ok(window), Some(camera)) = (windows.single(), cameras.iter().next()) else { return };
     let to_screen = |world: Vec2| screen_of(camera, world);
-    let walls = bounds.0;
+    let walls = big.bounds.0;
 
     // A body a step may aim at: dynamic, resting, on screen and not under a panel; the
     // topmost one, or the one nearest the middle of the world.
@@ -630,6 +682,85 @@ fn run_script(
         SHOT_LOADED => {
             smoke.note("loaded", f64::from(u8::from(files.status.as_ref().is_some_and(|s| s.0))));
         }
+        BIG_CLOSE_WINDOWS => {
+            // The lab, the plots and the parameters close from the bar's keys.
+            for key in ["l", "t", "e"] {
+                xdotool(&mut smoke, &["key", key]);
+            }
+        }
+        BIG_RESIZE => {
+            big.follow.0 = false;
+            big.bounds.0 = crate::world::fixed_walls(BIG_WORLD);
+        }
+        BIG_LOAD => {
+            actions.write(SandboxAction::Load(Preset::Stress(BIG_WORLD_BODIES)));
+            if controls.paused {
+                xdotool(&mut smoke, &["key", "space"]);
+            }
+        }
+        BIG_FIT => {
+            xdotool(&mut smoke, &["key", "f"]);
+        }
+        SHOT_BIG_WORLD => {
+            smoke.note("big_world_bodies", physics.len() as f64);
+        }
+        _ => {}
+    }
+    if frame == SHOT_BIG_WORLD || frame == SHOT_CONTACT {
+        smoke.note("screen_px_per_world_px", f64::from(zoom_of(camera)));
+    }
+    match frame {
+        BIG_PAUSE if !controls.paused => {
+            xdotool(&mut smoke, &["key", "space"]);
+        }
+        ZOOM_AIM => {
+            // The contact between two bodies nearest the middle of the view, not under a
+            // window: the wheel zooms around the pointer, so it must stay under it.
+            let middle = window.size() / 2.0;
+            let under_panel = |p: Vec2| {
+                panels.0.iter().any(|(_, r)| r.expand(8.0).contains(egui::pos2(p.x, p.y)))
+            };
+            let mapping = physics.mapping();
+            let contact = physics
+                .world()
+                .contacts()
+                .filter_map(|c| {
+                    let (a, b) = (physics.entity(c.a?)?, physics.entity(c.b)?);
+                    let at = mapping.position_to_bevy(c.point);
+                    let screen = to_screen(at)?;
+                    (!under_panel(screen)).then_some((a, b, at, screen))
+                })
+                .min_by(|x, y| x.3.distance(middle).total_cmp(&y.3.distance(middle)));
+            if let Some((a, b, at, screen)) = contact {
+                move_pointer(&mut smoke, screen);
+                smoke.note("contact_a", a.to_bits() as f64);
+                smoke.note("contact_b", b.to_bits() as f64);
+                smoke.note("contact_world_x", f64::from(at.x));
+                smoke.note("contact_world_y", f64::from(at.y));
+                // The contact as aimed at, and the pointer: xdotool puts it on whole px.
+                smoke.note("aim_x", f64::from(screen.x));
+                smoke.note("aim_y", f64::from(screen.y));
+                smoke.note("pointer_x", f64::from(screen.x.round()));
+                smoke.note("pointer_y", f64::from(screen.y.round()));
+                smoke.note("step_at_aim", physics.step_count() as f64);
+            }
+        }
+        ZOOM_IN => {
+            // Wheel up, one line per click.
+            xdotool(&mut smoke, &["click", "--repeat", ZOOM_LINES, "--delay", "1", "4"]);
+        }
+        SHOT_CONTACT => {
+            // Where the contact point is drawn now, physical px.
+            let x = smoke.notes_value("contact_world_x");
+            let y = smoke.notes_value("contact_world_y");
+            if let (Some(x), Some(y)) = (x, y)
+                && let Some(screen) = to_screen(Vec2::new(x as f32, y as f32))
+            {
+                let scale = f64::from(window.scale_factor());
+                smoke.note("contact_screen_x", f64::from(screen.x) * scale);
+                smoke.note("contact_screen_y", f64::from(screen.y) * scale);
+            }
+        }
         f if (REWIND_FIRST..=REWIND_LAST).contains(&f) && (f - REWIND_FIRST).is_multiple_of(3) => {
             if f == REWIND_FIRST {
                 smoke.note("step_before_rewind", physics.step_count() as f64);
@@ -705,6 +836,7 @@ fn snapshot(
 ) -> Snapshot {
     let scale = window.scale_factor();
     let to_screen = |world: Vec2| screen_of(camera, world).map(|p| p * scale);
+    let zoom = zoom_of(camera);
     let corner_a = to_screen(Vec2::new(walls.min.x, walls.max.y)).unwrap_or_default();
     let corner_b = to_screen(Vec2::new(walls.max.x, walls.min.y)).unwrap_or_default();
     let srgb = |c: Color| {
@@ -725,7 +857,7 @@ fn snapshot(
                 id: entity.to_bits(),
                 circle,
                 centre: centre.into(),
-                half: (half * scale).into(),
+                half: (half * scale * zoom).into(),
                 angle,
                 color: srgb(fill_color(look.tint(), kind, state)),
                 material: match look.tint() {
