@@ -7,22 +7,27 @@
 //! * Sleeping bodies are dimmed (§11); the held body is lit up and outlined, with a line to
 //!   its drag target (§13); the body under the pointer gets a thin outline.
 //!
-//! Speed: every body is one or two `Mesh2d` entities that share one of three meshes (unit
-//! disc, unit square) and one of a few dozen `ColorMaterial`s, scaled by their `Transform`,
-//! so Bevy batches them into a handful of draw calls, also with thousands of bodies. The disc
-//! mesh carries its border ring and radius line as vertex colours (the material's colour is
-//! multiplied by them); a rectangle is a dark outer quad with a lighter inner quad as child,
-//! so its border stays 2 px wide whatever its size. Only state changes touch the entities.
+//! Speed (issue 20): every body is one quad of a single mesh, rebuilt each frame from the
+//! bodies' drawn poses and drawn in one call by `body_batch.wgsl`, which shades a disc with
+//! its border ring and radius line, or a rectangle with a border 2 px wide, out of the quad.
+//! Bevy's work per frame for a mesh entity (visibility, extraction, queueing, batching) was
+//! most of the sandbox's frame beyond the physics at 10,000 bodies; the batch has one entity
+//! whatever the count. The body entities carry no mesh and keep their `Transform`'s scale at
+//! 1. Only state changes touch [`BodyLook`].
 
-use std::f32::consts::TAU;
-
-use bevy::asset::RenderAssetUsages;
+use bevy::asset::{AssetPath, RenderAssetUsages, embedded_asset, embedded_path};
+use bevy::camera::visibility::NoFrustumCulling;
 use bevy::color::palettes::css;
-use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::mesh::{Indices, MeshVertexAttribute, MeshVertexBufferLayoutRef, PrimitiveTopology};
 use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
+use bevy::render::render_resource::{
+    AsBindGroup, RenderPipelineDescriptor, SpecializedMeshPipelineError, VertexFormat,
+};
+use bevy::shader::ShaderRef;
+use bevy::sprite_render::{AlphaMode2d, Material2d, Material2dKey, Material2dPlugin};
 use bevy_sandbox_physics::physics::Material;
-use bevy_sandbox_physics::plugin::{BodyInspector, VisualScale};
+use bevy_sandbox_physics::plugin::BodyInspector;
 use bevy_sandbox_physics::prelude::*;
 
 /// Width of a rectangle's border, px.
@@ -37,8 +42,6 @@ const BORDER_SHADE: f32 = 0.28;
 const LINE_SHADE: f32 = 0.1;
 /// Share of the background mixed into a sleeping body's colour.
 const SLEEP_DIM: f32 = 0.55;
-/// Segments of the disc mesh.
-const DISC_SEGMENTS: usize = 48;
 
 /// The window's clear colour, around the world.
 pub const BACKGROUND: Color = Color::srgb(0.075, 0.08, 0.095);
@@ -101,51 +104,87 @@ pub fn fill_color(tint: Tint, kind: RigidBody, state: BodyState) -> Color {
     Color::Srgba(color.with_alpha(1.0))
 }
 
-/// The meshes and materials every body shares.
-#[derive(Resource)]
-pub struct LookAssets {
-    disc: Handle<Mesh>,
-    square: Handle<Mesh>,
-    /// (tint, kind, state, is border) → material.
-    materials: std::collections::HashMap<(Tint, RigidBody, BodyState, bool), Handle<ColorMaterial>>,
+/// A body's shape for the batch's shader: x = 0 for a circle, 1 for a rectangle; y, z =
+/// radius or half extents, px.
+const ATTRIBUTE_SHAPE: MeshVertexAttribute =
+    MeshVertexAttribute::new("BodyShape", 0x5a4d_b0d1_e5ba_7c11, VertexFormat::Float32x4);
+
+/// How far a body's quad reaches beyond its outline, px: room for the soft edge.
+const QUAD_MARGIN: f32 = 1.0;
+
+/// The material of the one mesh that draws every body (`body_batch.wgsl`): the shades and
+/// sizes above, set once.
+#[derive(Asset, TypePath, AsBindGroup, Clone, Debug)]
+pub struct BodyBatchMaterial {
+    /// Border shade, radius-line shade, the ring's inner edge and the line's half width.
+    #[uniform(0)]
+    shades: Vec4,
+    /// x: a rectangle's border width, px.
+    #[uniform(0)]
+    rect: Vec4,
 }
 
-impl LookAssets {
-    fn material(
-        &mut self,
-        assets: &mut Assets<ColorMaterial>,
-        tint: Tint,
-        kind: RigidBody,
-        state: BodyState,
-        border: bool,
-    ) -> Handle<ColorMaterial> {
-        self.materials
-            .entry((tint, kind, state, border))
-            .or_insert_with(|| {
-                let fill = fill_color(tint, kind, state);
-                let color = if border {
-                    let linear = fill.to_linear();
-                    Color::LinearRgba(LinearRgba { alpha: 1.0, ..linear * BORDER_SHADE })
-                } else {
-                    fill
-                };
-                assets.add(ColorMaterial::from_color(color))
-            })
-            .clone()
+impl Material2d for BodyBatchMaterial {
+    fn vertex_shader() -> ShaderRef {
+        Self::shader()
+    }
+
+    fn fragment_shader() -> ShaderRef {
+        Self::shader()
+    }
+
+    fn alpha_mode(&self) -> AlphaMode2d {
+        // The soft edge's coverage is the alpha.
+        AlphaMode2d::Blend
+    }
+
+    fn specialize(
+        descriptor: &mut RenderPipelineDescriptor,
+        layout: &MeshVertexBufferLayoutRef,
+        _key: Material2dKey<Self>,
+    ) -> Result<(), SpecializedMeshPipelineError> {
+        let vertex_layout = layout.0.get_layout(&[
+            Mesh::ATTRIBUTE_POSITION.at_shader_location(0),
+            Mesh::ATTRIBUTE_UV_0.at_shader_location(2),
+            Mesh::ATTRIBUTE_COLOR.at_shader_location(4),
+            ATTRIBUTE_SHAPE.at_shader_location(5),
+        ])?;
+        descriptor.vertex.buffers = vec![vertex_layout];
+        Ok(())
     }
 }
 
-/// How a body is drawn now; the rectangle's inner quad, if any.
+impl BodyBatchMaterial {
+    fn shader() -> ShaderRef {
+        ShaderRef::Path(
+            AssetPath::from_path_buf(embedded_path!("examples", "body_batch.wgsl"))
+                .with_source("embedded"),
+        )
+    }
+}
+
+/// The mesh that draws every body, rebuilt each frame.
+#[derive(Resource)]
+struct BodyBatch {
+    mesh: Handle<Mesh>,
+}
+
+/// How a body is drawn now.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 pub struct BodyLook {
     tint: Tint,
     kind: RigidBody,
     state: BodyState,
-    collider: Collider,
-    inner: Option<Entity>,
+    /// The fill colour, linear: what the batch's vertices carry.
+    fill: [f32; 4],
 }
 
 impl BodyLook {
+    fn new(tint: Tint, kind: RigidBody, state: BodyState) -> Self {
+        let fill = fill_color(tint, kind, state).to_linear().to_f32_array();
+        Self { tint, kind, state, fill }
+    }
+
     /// The state the body is drawn in.
     pub fn state(&self) -> BodyState {
         self.state
@@ -166,95 +205,43 @@ pub struct LookPlugin;
 
 impl Plugin for LookPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(ClearColor(BACKGROUND))
+        embedded_asset!(app, "examples", "body_batch.wgsl");
+        app.add_plugins(Material2dPlugin::<BodyBatchMaterial>::default())
+            .insert_resource(ClearColor(BACKGROUND))
             .add_systems(Startup, setup_look)
-            .add_systems(
-                PostUpdate,
-                (attach_looks, update_looks, fit_floor).before(TransformSystems::Propagate),
-            )
+            .add_systems(PostUpdate, (attach_looks, update_looks, fit_floor))
+            .add_systems(PostUpdate, draw_bodies.after(TransformSystems::Propagate))
             .add_systems(Update, draw_highlights.after(PhysicsSystems::Interpolate));
     }
-}
-
-/// A unit disc (radius 1) with its border ring and radius line (along +x) as vertex colours.
-fn disc_mesh() -> Mesh {
-    let mut positions: Vec<[f32; 3]> = vec![[0.0, 0.0, 0.0]];
-    let mut colors: Vec<[f32; 4]> = vec![[1.0; 4]];
-    let mut indices: Vec<u32> = Vec::new();
-    let ring = |r: f32, i: usize| {
-        let (s, c) = (TAU * i as f32 / DISC_SEGMENTS as f32).sin_cos();
-        [r * c, r * s, 0.0]
-    };
-    let border = [BORDER_SHADE, BORDER_SHADE, BORDER_SHADE, 1.0];
-    // Fill fan: centre 0, inner ring 1..=n.
-    for i in 0..DISC_SEGMENTS {
-        positions.push(ring(DISC_RING_INNER, i));
-        colors.push([1.0; 4]);
-    }
-    // Border ring: inner copy n+1..=2n (border colour), outer 2n+1..=3n.
-    for i in 0..DISC_SEGMENTS {
-        positions.push(ring(DISC_RING_INNER, i));
-        colors.push(border);
-    }
-    for i in 0..DISC_SEGMENTS {
-        positions.push(ring(1.0, i));
-        colors.push(border);
-    }
-    let n = DISC_SEGMENTS as u32;
-    for i in 0..n {
-        let next = (i + 1) % n;
-        indices.extend([0, 1 + i, 1 + next]);
-        let (inner, inner_next) = (1 + n + i, 1 + n + next);
-        let (outer, outer_next) = (1 + 2 * n + i, 1 + 2 * n + next);
-        indices.extend([inner, outer, outer_next, inner, outer_next, inner_next]);
-    }
-    // Radius line along +x, a hair above the fill so it wins the depth test.
-    let base = positions.len() as u32;
-    let w = DISC_LINE_HALF_WIDTH;
-    for [x, y] in [[0.0, -w], [DISC_RING_INNER, -w], [DISC_RING_INNER, w], [0.0, w]] {
-        positions.push([x, y, 0.001]);
-        colors.push([LINE_SHADE, LINE_SHADE, LINE_SHADE, 1.0]);
-    }
-    indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
-    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::RENDER_WORLD)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
-        .with_inserted_indices(Indices::U32(indices))
 }
 
 fn setup_look(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    mut batch_materials: ResMut<Assets<BodyBatchMaterial>>,
 ) {
-    let square = meshes.add(Rectangle::new(1.0, 1.0));
     let floor = materials.add(ColorMaterial::from_color(WORLD_FILL));
     commands.spawn((
         WorldFloor,
-        Mesh2d(square.clone()),
+        Mesh2d(meshes.add(Rectangle::new(1.0, 1.0))),
         MeshMaterial2d(floor),
         Transform::from_xyz(0.0, 0.0, -10.0),
     ));
-    commands.insert_resource(LookAssets {
-        disc: meshes.add(disc_mesh()),
-        square,
-        materials: default(),
+    let mesh = meshes.add(batch_mesh(BatchVertices::default()));
+    let material = batch_materials.add(BodyBatchMaterial {
+        shades: Vec4::new(BORDER_SHADE, LINE_SHADE, DISC_RING_INNER, DISC_LINE_HALF_WIDTH),
+        rect: Vec4::new(RECT_BORDER, 0.0, 0.0, 0.0),
     });
-}
-
-/// The scale of a body's mesh entity: the disc or square stretched to the collider.
-fn body_scale(collider: Collider) -> Vec3 {
-    match collider {
-        Collider::Circle { radius } => Vec3::new(radius, radius, 1.0),
-        Collider::Rectangle { half_extents } => (2.0 * half_extents).extend(1.0),
-    }
-}
-
-/// The inner quad of a rectangle relative to its outer one: 2 px smaller on every side.
-fn inner_transform(half_extents: Vec2) -> Transform {
-    let size = 2.0 * half_extents;
-    let inner = (size - 2.0 * RECT_BORDER).max(Vec2::ONE);
-    Transform::from_xyz(0.0, 0.0, 0.01).with_scale((inner / size).extend(1.0))
+    commands.spawn((
+        Name::new("Bodies"),
+        Mesh2d(mesh.clone()),
+        MeshMaterial2d(material),
+        Transform::default(),
+        // The mesh changes every frame and covers the world: no bounds to test.
+        NoFrustumCulling,
+    ));
+    commands.insert_resource(BodyBatch { mesh });
 }
 
 /// The state a body is drawn in, from the plugin's markers.
@@ -268,104 +255,110 @@ fn state_of(held: bool, sleeping: bool) -> BodyState {
     }
 }
 
-/// Gives every new body its mesh, material and (rectangles) inner quad.
-#[expect(clippy::type_complexity, reason = "a query over the body's components")]
+/// Gives every new body its look.
 fn attach_looks(
     mut commands: Commands,
-    mut look: ResMut<LookAssets>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
-    mut bodies: Query<
-        (Entity, &Collider, &RigidBody, &PhysicsMaterial, &mut Transform, Has<Sleeping>),
-        Without<BodyLook>,
-    >,
+    bodies: Query<(Entity, &RigidBody, &PhysicsMaterial, Has<Sleeping>), Without<BodyLook>>,
 ) {
-    for (entity, &collider, &kind, material, mut transform, sleeping) in &mut bodies {
-        let tint = Tint::of(material.0);
-        let state = state_of(false, sleeping);
-        // The scale stretches the unit mesh to the collider, and says nothing to the physics.
-        transform.scale = body_scale(collider);
-        let mut inner = None;
-        let (mesh, border) = match collider {
-            Collider::Circle { .. } => (look.disc.clone(), false),
-            Collider::Rectangle { half_extents } => {
-                let fill = look.material(&mut materials, tint, kind, state, false);
-                let child = commands
-                    .spawn((
-                        Mesh2d(look.square.clone()),
-                        MeshMaterial2d(fill),
-                        inner_transform(half_extents),
-                        ChildOf(entity),
-                    ))
-                    .id();
-                inner = Some(child);
-                (look.square.clone(), true)
-            }
-        };
-        let material = look.material(&mut materials, tint, kind, state, border);
-        commands.entity(entity).insert((
-            Mesh2d(mesh),
-            MeshMaterial2d(material),
-            BodyLook { tint, kind, state, collider, inner },
-            VisualScale,
-        ));
+    for (entity, &kind, material, sleeping) in &bodies {
+        let look = BodyLook::new(Tint::of(material.0), kind, state_of(false, sleeping));
+        commands.entity(entity).insert(look);
     }
 }
 
-/// Follows state changes: held, sleeping, a new material, kind or size.
-#[expect(clippy::type_complexity, reason = "a query over the body's components")]
+/// Follows state changes: held, sleeping, a new material or kind.
 fn update_looks(
-    mut commands: Commands,
-    mut look: ResMut<LookAssets>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
     physics: Res<PhysicsWorld>,
-    mut bodies: Query<(
-        Entity,
-        &mut BodyLook,
-        &Collider,
-        &RigidBody,
-        &PhysicsMaterial,
-        &mut Transform,
-        Has<Sleeping>,
-    )>,
-    mut inner_quads: Query<(&mut Transform, &mut MeshMaterial2d<ColorMaterial>), Without<BodyLook>>,
+    mut bodies: Query<(Entity, &mut BodyLook, &RigidBody, &PhysicsMaterial, Has<Sleeping>)>,
 ) {
-    for (entity, mut body, &collider, &kind, material, mut transform, sleeping) in &mut bodies {
+    for (entity, mut look, &kind, material, sleeping) in &mut bodies {
         let held = physics
             .handle(entity)
             .and_then(|handle| physics.world().body(handle))
             .is_some_and(|b| b.is_held());
-        let wanted = BodyLook {
-            tint: Tint::of(material.0),
-            kind,
-            state: state_of(held, sleeping),
-            collider,
-            inner: body.inner,
+        let (tint, state) = (Tint::of(material.0), state_of(held, sleeping));
+        if (look.tint, look.kind, look.state) != (tint, kind, state) {
+            *look = BodyLook::new(tint, kind, state);
+        }
+    }
+}
+
+/// The vertices of the batch, one quad per body.
+#[derive(Default)]
+struct BatchVertices {
+    positions: Vec<[f32; 3]>,
+    local: Vec<[f32; 2]>,
+    colors: Vec<[f32; 4]>,
+    shapes: Vec<[f32; 4]>,
+}
+
+impl BatchVertices {
+    fn with_capacity(bodies: usize) -> Self {
+        let n = 4 * bodies;
+        Self {
+            positions: Vec::with_capacity(n),
+            local: Vec::with_capacity(n),
+            colors: Vec::with_capacity(n),
+            shapes: Vec::with_capacity(n),
+        }
+    }
+
+    /// A body's quad: centred on `centre`, turned by `angle`, reaching `QUAD_MARGIN` beyond
+    /// its outline.
+    fn push(&mut self, collider: Collider, centre: Vec3, angle: f32, fill: [f32; 4]) {
+        let (kind, half) = match collider {
+            Collider::Circle { radius } => (0.0, Vec2::splat(radius)),
+            Collider::Rectangle { half_extents } => (1.0, half_extents),
         };
-        if *body == wanted {
-            continue;
-        }
-        let shape_changed =
-            std::mem::discriminant(&body.collider) != std::mem::discriminant(&collider);
-        if shape_changed {
-            // Circle ↔ rectangle: rebuild from scratch.
-            if let Some(inner) = body.inner {
-                commands.entity(inner).despawn();
-            }
-            commands.entity(entity).remove::<BodyLook>();
-            continue;
-        }
-        transform.scale = body_scale(collider);
-        let border = matches!(collider, Collider::Rectangle { .. });
-        let outer = look.material(&mut materials, wanted.tint, kind, wanted.state, border);
-        commands.entity(entity).insert(MeshMaterial2d(outer));
-        if let (Some(inner), Collider::Rectangle { half_extents }) = (body.inner, collider)
-            && let Ok((mut inner_transform_, mut inner_material)) = inner_quads.get_mut(inner)
+        let reach = half + QUAD_MARGIN;
+        let turn = Vec2::from_angle(angle);
+        for corner in [Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0), Vec2::ONE, Vec2::new(-1.0, 1.0)]
         {
-            *inner_transform_ = inner_transform(half_extents);
-            inner_material.0 =
-                look.material(&mut materials, wanted.tint, kind, wanted.state, false);
+            let local = corner * reach;
+            let at = centre.truncate() + turn.rotate(local);
+            self.positions.push([at.x, at.y, centre.z]);
+            self.local.push(local.into());
+            self.colors.push(fill);
+            self.shapes.push([kind, half.x, half.y, 0.0]);
         }
-        *body = wanted;
+    }
+}
+
+/// The batch's mesh of `vertices` (a degenerate quad when there are none: a mesh needs a
+/// vertex).
+fn batch_mesh(mut vertices: BatchVertices) -> Mesh {
+    if vertices.positions.is_empty() {
+        vertices.push(Collider::Circle { radius: 0.0 }, Vec3::ZERO, 0.0, [0.0; 4]);
+    }
+    let quads = (vertices.positions.len() / 4) as u32;
+    let indices = (0..quads).flat_map(|q| [0, 1, 2, 0, 2, 3].map(|i| 4 * q + i)).collect();
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::RENDER_WORLD)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, vertices.positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vertices.local)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, vertices.colors)
+        .with_inserted_attribute(ATTRIBUTE_SHAPE, vertices.shapes)
+        .with_inserted_indices(Indices::U32(indices))
+}
+
+/// Rebuilds the batch from every body's drawn pose: the held bodies last, so on top.
+fn draw_bodies(
+    batch: Res<BodyBatch>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    bodies: Query<(&GlobalTransform, &Collider, &BodyLook)>,
+) {
+    let mut vertices = BatchVertices::with_capacity(bodies.iter().len());
+    for held in [false, true] {
+        for (transform, &collider, look) in &bodies {
+            if (look.state == BodyState::Held) != held {
+                continue;
+            }
+            let (_, rotation, translation) = transform.to_scale_rotation_translation();
+            let angle = rotation.to_euler(EulerRot::ZYX).0;
+            vertices.push(collider, translation, angle, look.fill);
+        }
+    }
+    if let Err(error) = meshes.insert(&batch.mesh, batch_mesh(vertices)) {
+        warn_once!("the bodies' mesh could not be replaced: {error}");
     }
 }
 
