@@ -340,13 +340,28 @@ fn batch_mesh(mut vertices: BatchVertices) -> Mesh {
         .with_inserted_indices(Indices::U32(indices))
 }
 
-/// Rebuilds the batch from every body's drawn pose: the held bodies last, so on top.
+/// Rebuilds the batch from every body's drawn pose, the held bodies last (so on top), when a
+/// body moved, changed its look or shape, came or went; a world at rest (asleep, or paused)
+/// costs a look at the change ticks and nothing more: the renderer keeps the last mesh.
+#[expect(clippy::type_complexity, reason = "the change filter over the drawn components")]
 fn draw_bodies(
     batch: Res<BodyBatch>,
     mut meshes: ResMut<Assets<Mesh>>,
     bodies: Query<(&GlobalTransform, &Collider, &BodyLook)>,
+    changed: Query<
+        (),
+        (With<BodyLook>, Or<(Changed<GlobalTransform>, Changed<Collider>, Changed<BodyLook>)>),
+    >,
+    mut removed: RemovedComponents<BodyLook>,
+    mut drawn: Local<usize>,
 ) {
-    let mut vertices = BatchVertices::with_capacity(bodies.iter().len());
+    let count = bodies.iter().len();
+    let removed_any = removed.read().count() > 0;
+    if count == *drawn && !removed_any && changed.is_empty() {
+        return;
+    }
+    *drawn = count;
+    let mut vertices = BatchVertices::with_capacity(count);
     for held in [false, true] {
         for (transform, &collider, look) in &bodies {
             if (look.state == BodyState::Held) != held {

@@ -16,6 +16,9 @@
 //! the fixed loop, and all that Bevy's task pools ran (which may include some of the render
 //! world's systems, so it is an upper bound), and prints the same per-frame figure from it.
 //!
+//! The frames in which every body sleeps are also summed apart: what a world at rest costs
+//! outside the physics, per frame and per body (issue 20 asks for at most 0.1 µs).
+//!
 //! It spawns exactly the bodies asked for or fails with a message saying how many fit. With
 //! `--lab` the lab, the plots and the inspector (of one body) are open while it measures.
 //!
@@ -62,6 +65,8 @@ pub struct Bench {
     fixed: f64,
     /// The time of everything but the fixed loop, per frame, ms.
     other: Vec<f64>,
+    /// The same, in the frames in which every body sleeps, ms.
+    other_asleep: Vec<f64>,
     /// Steps at the first measured frame.
     first_step: Option<u64>,
     /// Sum of the fixed loops' time, ms.
@@ -101,6 +106,7 @@ impl Bench {
             fixed_start: None,
             fixed: 0.0,
             other: Vec::new(),
+            other_asleep: Vec::new(),
             first_step: None,
             fixed_total: 0.0,
             core_step: Vec::new(),
@@ -302,6 +308,9 @@ fn measure(
         let other = main - bench.fixed;
         bench.main.push(main);
         bench.other.push(other);
+        if awake == 0 {
+            bench.other_asleep.push(other);
+        }
     }
     // Steps are counted from the end of the first measured frame.
     match bench.first_step {
@@ -341,6 +350,15 @@ fn measure(
         say(&format!(
             "bench:   the rest (input, picking, drawing state, transforms, egui): mean {other_mean:.2} ms, p95 {other_p95:.2} ms per frame"
         ));
+        if !bench.other_asleep.is_empty() {
+            let (asleep_mean, asleep_p95) = mean_and_p95(&mut bench.other_asleep);
+            say(&format!(
+                "bench:   the rest while every body sleeps: mean {asleep_mean:.2} ms, p95 \
+                 {asleep_p95:.2} ms per frame over {} frames, {:.3} µs per body",
+                bench.other_asleep.len(),
+                1000.0 * asleep_mean / physics.len().max(1) as f64
+            ));
+        }
         let (core_mean, core_p95) = mean_and_p95(&mut bench.core_step);
         say(&format!(
             "bench:   core step alone (World::step as it times itself): mean {core_mean:.2} ms, p95 {core_p95:.2} ms"
