@@ -20,7 +20,8 @@
 //! outside the physics, per frame and per body (issue 20 asks for at most 0.1 µs).
 //!
 //! It spawns exactly the bodies asked for or fails with a message saying how many fit. With
-//! `--lab` the lab, the plots and the inspector (of one body) are open while it measures.
+//! `--lab` the plots and the inspector (of one body) are open while it measures, with
+//! `--lab-window` the lab's window of rule switches too.
 //!
 //! In a browser (`index.html?bench=1000`) the lines go to the console, where `web/test.py`
 //! reads them, and the page stops after them: the browser's step time R-WEB-2 asks for.
@@ -50,8 +51,10 @@ pub struct Bench {
     pub bodies: usize,
     /// Run time after the load, s.
     pub seconds: f64,
-    /// Measure with the lab, the plots and the inspector open.
+    /// Measure with the plots and the inspector open.
     pub lab: bool,
+    /// Measure with the lab's window open too.
+    pub lab_window: bool,
     frame: u64,
     loaded_at: Option<f64>,
     falling: Vec<f64>,
@@ -91,11 +94,12 @@ pub struct Bench {
 
 impl Bench {
     /// A benchmark of `bodies` bodies for `seconds`.
-    pub fn new(bodies: usize, seconds: f64, lab: bool) -> Self {
+    pub fn new(bodies: usize, seconds: f64, lab: bool, lab_window: bool) -> Self {
         Self {
             bodies,
             seconds,
             lab,
+            lab_window,
             frame: 0,
             loaded_at: None,
             falling: Vec::new(),
@@ -122,12 +126,13 @@ impl Bench {
     }
 }
 
-/// Adds the benchmark: bodies, seconds, whether the lab's windows are open.
-pub struct BenchPlugin(pub usize, pub f64, pub bool);
+/// Adds the benchmark: bodies, seconds, whether the plots and the inspector are open, whether
+/// the lab's window is.
+pub struct BenchPlugin(pub usize, pub f64, pub bool, pub bool);
 
 impl Plugin for BenchPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(Bench::new(self.0, self.1, self.2))
+        app.insert_resource(Bench::new(self.0, self.1, self.2, self.3))
             .add_systems(First, start_main_timer)
             .add_systems(
                 RunFixedMainLoop,
@@ -282,8 +287,8 @@ fn measure(
             exit.write(AppExit::error());
             return;
         }
+        windows.lab.open = bench.lab_window;
         if bench.lab {
-            windows.lab.open = true;
             windows.plots.open = true;
             windows.inspector.pinned = windows.bodies.iter().next();
         }
@@ -332,7 +337,10 @@ fn measure(
         let (min, max) = physics.world().bounds();
         say(&format!("bench: {} bodies in a world of {}", physics.len(), max - min));
         if bench.lab {
-            say("bench: with the lab, the plots and the inspector open");
+            say("bench: with the plots and the inspector open");
+        }
+        if bench.lab_window {
+            say("bench: with the lab's window open");
         }
         say(&format!("bench: falling (first {FALLING} s): {}", summary(&mut bench.falling)));
         say(&format!("bench: after that: {}", summary(&mut bench.resting)));

@@ -26,19 +26,23 @@ pub struct DevOptions {
     pub bench: Option<usize>,
     /// `--seconds <s>`: how long the bench measures after the load. Default 12.
     pub seconds: f64,
-    /// `--lab`: the bench runs with the lab, the plots and the inspector open.
+    /// `--lab`: the bench runs with the plots and the inspector open (what issue 17's frame
+    /// budget is about).
     pub lab: bool,
+    /// `--lab-window`: the bench runs with the lab's window of rule switches open too.
+    pub lab_window: bool,
 }
 
 impl Default for DevOptions {
     fn default() -> Self {
-        Self { smoke: None, bench: None, seconds: 12.0, lab: false }
+        Self { smoke: None, bench: None, seconds: 12.0, lab: false, lab_window: false }
     }
 }
 
 impl DevOptions {
     /// The flags' part of the usage line.
-    pub const USAGE: &str = "[--bench <bodies> [--seconds <s>] [--lab]] [--smoke <dir>]";
+    pub const USAGE: &str =
+        "[--bench <bodies> [--seconds <s>] [--lab] [--lab-window]] [--smoke <dir>]";
 
     /// Takes `arg` (and its value from `args`) if it is one of these flags; `Ok(false)` if it
     /// is not, `Err` with the message for a bad value.
@@ -62,6 +66,7 @@ impl DevOptions {
             }
             "--smoke" => self.smoke = Some(PathBuf::from(value("--smoke")?)),
             "--lab" => self.lab = true,
+            "--lab-window" => self.lab_window = true,
             _ => return Ok(false),
         }
         Ok(true)
@@ -90,7 +95,9 @@ impl DevOptions {
     pub fn plugin(&self) -> Option<DevPlugin> {
         match (&self.smoke, self.bench) {
             (Some(dir), _) => Some(DevPlugin::Smoke(dir.clone())),
-            (None, Some(bodies)) => Some(DevPlugin::Bench(bodies, self.seconds, self.lab)),
+            (None, Some(bodies)) => {
+                Some(DevPlugin::Bench(bodies, self.seconds, self.lab, self.lab_window))
+            }
             (None, None) => None,
         }
     }
@@ -100,16 +107,16 @@ impl DevOptions {
 pub enum DevPlugin {
     /// `--smoke <dir>`.
     Smoke(PathBuf),
-    /// `--bench <bodies> --seconds <s> [--lab]`.
-    Bench(usize, f64, bool),
+    /// `--bench <bodies> --seconds <s> [--lab] [--lab-window]`.
+    Bench(usize, f64, bool, bool),
 }
 
 impl Plugin for DevPlugin {
     fn build(&self, app: &mut App) {
         match self {
             DevPlugin::Smoke(dir) => app.add_plugins(smoke::SmokePlugin { dir: dir.clone() }),
-            DevPlugin::Bench(bodies, seconds, lab) => {
-                app.add_plugins(bench::BenchPlugin(*bodies, *seconds, *lab))
+            DevPlugin::Bench(bodies, seconds, lab, lab_window) => {
+                app.add_plugins(bench::BenchPlugin(*bodies, *seconds, *lab, *lab_window))
             }
         };
     }
