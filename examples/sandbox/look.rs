@@ -163,7 +163,7 @@ impl BodyBatchMaterial {
     }
 }
 
-/// The mesh that draws every body, rebuilt each frame.
+/// The mesh that draws every body, rebuilt in a frame in which a body changed (`draw_bodies`).
 #[derive(Resource)]
 struct BodyBatch {
     mesh: Handle<Mesh>,
