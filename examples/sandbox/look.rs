@@ -266,12 +266,33 @@ fn attach_looks(
     }
 }
 
-/// Follows state changes: held, sleeping, a new material or kind.
+/// Follows state changes: held, sleeping, a new material or kind. Only the bodies whose
+/// components changed, whose sleep marker came or went, or that a pointer holds or held are
+/// looked at: a world at rest costs nothing here (issue 20).
+#[expect(clippy::type_complexity, reason = "the change filter over the look's inputs")]
 fn update_looks(
     physics: Res<PhysicsWorld>,
-    mut bodies: Query<(Entity, &mut BodyLook, &RigidBody, &PhysicsMaterial, Has<Sleeping>)>,
+    drag: Res<DragState>,
+    mut held_before: Local<Vec<Entity>>,
+    mut woke: RemovedComponents<Sleeping>,
+    changed: Query<
+        Entity,
+        (With<BodyLook>, Or<(Changed<PhysicsMaterial>, Changed<RigidBody>, Added<Sleeping>)>),
+    >,
+    mut bodies: Query<(&mut BodyLook, &RigidBody, &PhysicsMaterial, Has<Sleeping>)>,
 ) {
-    for (entity, mut look, &kind, material, sleeping) in &mut bodies {
+    let held_now: Vec<Entity> = drag.iter().map(|(_, entity)| entity).collect();
+    let candidates: Vec<Entity> = changed
+        .iter()
+        .chain(woke.read())
+        .chain(held_before.drain(..))
+        .chain(held_now.iter().copied())
+        .collect();
+    // Watched next frame: the bodies held now, and those still drawn held (the core lets go
+    // of a released body at its next step, which may come a frame later).
+    let mut watch = held_now;
+    for entity in candidates {
+        let Ok((mut look, &kind, material, sleeping)) = bodies.get_mut(entity) else { continue };
         let held = physics
             .handle(entity)
             .and_then(|handle| physics.world().body(handle))
@@ -280,7 +301,11 @@ fn update_looks(
         if (look.tint, look.kind, look.state) != (tint, kind, state) {
             *look = BodyLook::new(tint, kind, state);
         }
+        if state == BodyState::Held && !watch.contains(&entity) {
+            watch.push(entity);
+        }
     }
+    *held_before = watch;
 }
 
 /// The vertices of the batch, one quad per body.

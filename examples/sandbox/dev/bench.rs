@@ -334,7 +334,9 @@ fn measure(
         let other = main - bench.fixed;
         bench.main.push(main);
         bench.other.push(other);
-        if awake == 0 {
+        // After the falling phase: the stats of the frames right after the load may still
+        // be those of the world before it.
+        if awake == 0 && now - loaded_at >= FALLING {
             bench.other_asleep.push(other);
         }
     }
