@@ -16,6 +16,8 @@
 //! button every frame, about 30,000 instructions apiece, where the read-only table is one
 //! text egui keeps from frame to frame (issue 17's frame cost).
 
+use std::sync::Arc;
+
 use bevy::ecs::query::QueryEntityError;
 use bevy::ecs::system::SystemParam;
 use bevy::picking::pointer::{PointerAction, PointerButton, PointerId, PointerInput};
@@ -82,9 +84,9 @@ struct Shown {
     island: String,
     sleep: String,
     held: &'static str,
-    /// Every figure above as rows of a label and a value, for the read-only view.
-    /// (The labels are padded to one width and start a new line but the first.)
-    state_rows: Vec<(String, String)>,
+    /// Every figure above as the read-only view's one text, laid out at the read (egui
+    /// keeps its galley from frame to frame; a frame only clones the `Arc`).
+    state_table: Arc<egui::text::LayoutJob>,
     /// Contacts of the last step.
     contact_count: usize,
     /// "Contacts of the last step: n".
@@ -128,6 +130,7 @@ impl Shown {
         at: f64,
         physics: &PhysicsWorld,
         components: (&Transform, Vec2, f32, Material),
+        style: &egui::Style,
     ) -> Option<Self> {
         let (transform, velocity, spin, material) = components;
         let world = physics.world();
@@ -164,14 +167,15 @@ impl Shown {
             contact_count: contacts.len(),
             contact_label: format!("Contacts of the last step: {}", contacts.len()),
             contacts_table: contacts_table(&contacts),
-            state_rows: Vec::new(),
+            state_table: Arc::default(),
         };
-        shown.state_rows = shown.state_rows();
+        shown.state_table = shown.state_table(style);
         Some(shown)
     }
 
-    /// The figures as rows of a label and a value, for the read-only view.
-    fn state_rows(&self) -> Vec<(String, String)> {
+    /// The read-only table: one text of aligned rows, the labels in the body text's colour
+    /// and the values in the strong one, so it reads like the fields it stands for.
+    fn state_table(&self, style: &egui::Style) -> Arc<egui::text::LayoutJob> {
         let m = &self.material;
         let rows = [
             ("Mass", self.mass.clone()),
@@ -194,25 +198,17 @@ impl Shown {
             ("Sleep timer", self.sleep.clone()),
             ("Held", self.held.to_string()),
         ];
-        let rows = rows.into_iter().enumerate().map(|(i, (label, value))| {
-            (format!("{}{label:<12}", if i == 0 { "" } else { "\n" }), value)
-        });
-        rows.collect()
-    }
-
-    /// The read-only table: one text of aligned rows, the labels in the body text's colour
-    /// and the values in the strong one, so it reads like the fields it stands for.
-    fn state_table(&self, ui: &egui::Ui) -> egui::text::LayoutJob {
-        let font = egui::TextStyle::Monospace.resolve(ui.style());
+        let font = egui::TextStyle::Monospace.resolve(style);
         let format = |color| egui::TextFormat::simple(font.clone(), color);
         let (label_color, value_color) =
-            (ui.visuals().text_color(), ui.visuals().strong_text_color());
+            (style.visuals.text_color(), style.visuals.strong_text_color());
         let mut job = egui::text::LayoutJob::default();
-        for (label, value) in &self.state_rows {
-            job.append(label, 0.0, format(label_color));
+        for (i, (label, value)) in rows.iter().enumerate() {
+            let newline = if i == 0 { "" } else { "\n" };
+            job.append(&format!("{newline}{label:<12}"), 0.0, format(label_color));
             job.append(value, 0.0, format(value_color));
         }
-        job
+        Arc::new(job)
     }
 }
 
@@ -331,7 +327,8 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
     let stale = |s: &Shown| s.entity != entity || !(0.0..REFRESH_SECONDS).contains(&(now - s.at));
     if params.inspector.shown.as_ref().is_none_or(stale) {
         let components = (&*transform, velocity.0, spin.0, material.0);
-        params.inspector.shown = Shown::read((entity, handle), now, physics, components);
+        params.inspector.shown =
+            Shown::read((entity, handle), now, physics, components, ui.style());
     }
     let inspector = &mut *params.inspector;
     let Some(shown) = inspector.shown.as_mut() else { return };
@@ -344,7 +341,7 @@ pub fn body_inspector_ui(ui: &mut egui::Ui, entity: Entity, params: &mut BodyIns
         });
     });
     if !inspector.editing {
-        let table = shown.state_table(ui);
+        let table = egui::WidgetText::LayoutJob(Arc::clone(&shown.state_table));
         ui.add(egui::Label::new(table).extend()).on_hover_text(
             "Sleep timer: time below the sleep thresholds; the island sleeps when all its \
              bodies reach time_to_sleep (§11). ✏ Edit to change the material, position, \
@@ -450,7 +447,7 @@ fn edit_grid(
         changed
     });
     if changed.inner {
-        shown.state_rows = shown.state_rows();
+        shown.state_table = shown.state_table(ui.style());
     }
 }
 
