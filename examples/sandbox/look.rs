@@ -238,7 +238,7 @@ fn setup_look(
         Mesh2d(mesh.clone()),
         MeshMaterial2d(material),
         Transform::default(),
-        // The mesh changes every frame and covers the world: no bounds to test.
+        // The mesh follows the bodies and covers the world: no bounds to test.
         NoFrustumCulling,
     ));
     commands.insert_resource(BodyBatch { mesh });
@@ -328,20 +328,23 @@ impl BatchVertices {
         }
     }
 
-    /// A body's quad: centred on `centre`, turned by `angle`, reaching `QUAD_MARGIN` beyond
-    /// its outline.
-    fn push(&mut self, collider: Collider, centre: Vec3, angle: f32, fill: [f32; 4]) {
+    /// A body's quad at its drawn `transform`'s position, turned as it is (the direction of
+    /// the matrix's x axis: no angle to extract per body; a scale, which the physics ignores,
+    /// is ignored here too), reaching `QUAD_MARGIN` beyond its outline.
+    fn push(&mut self, collider: Collider, transform: &GlobalTransform, fill: [f32; 4]) {
         let (kind, half) = match collider {
             Collider::Circle { radius } => (0.0, Vec2::splat(radius)),
             Collider::Rectangle { half_extents } => (1.0, half_extents),
         };
         let reach = half + QUAD_MARGIN;
-        let turn = Vec2::from_angle(angle);
+        let affine = transform.affine();
+        let (centre, z) = (affine.translation.truncate(), affine.translation.z);
+        let turn = affine.matrix3.x_axis.truncate().normalize_or(Vec2::X);
         for corner in [Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0), Vec2::ONE, Vec2::new(-1.0, 1.0)]
         {
             let local = corner * reach;
-            let at = centre.truncate() + turn.rotate(local);
-            self.positions.push([at.x, at.y, centre.z]);
+            let at = centre + turn.rotate(local);
+            self.positions.push([at.x, at.y, z]);
             self.local.push(local.into());
             self.colors.push(fill);
             self.shapes.push([kind, half.x, half.y, 0.0]);
@@ -353,7 +356,7 @@ impl BatchVertices {
 /// vertex).
 fn batch_mesh(mut vertices: BatchVertices) -> Mesh {
     if vertices.positions.is_empty() {
-        vertices.push(Collider::Circle { radius: 0.0 }, Vec3::ZERO, 0.0, [0.0; 4]);
+        vertices.push(Collider::Circle { radius: 0.0 }, &GlobalTransform::IDENTITY, [0.0; 4]);
     }
     let quads = (vertices.positions.len() / 4) as u32;
     let indices = (0..quads).flat_map(|q| [0, 1, 2, 0, 2, 3].map(|i| 4 * q + i)).collect();
@@ -387,15 +390,16 @@ fn draw_bodies(
     }
     *drawn = count;
     let mut vertices = BatchVertices::with_capacity(count);
-    for held in [false, true] {
-        for (transform, &collider, look) in &bodies {
-            if (look.state == BodyState::Held) != held {
-                continue;
-            }
-            let (_, rotation, translation) = transform.to_scale_rotation_translation();
-            let angle = rotation.to_euler(EulerRot::ZYX).0;
-            vertices.push(collider, translation, angle, look.fill);
+    let mut held = Vec::new();
+    for (transform, &collider, look) in &bodies {
+        if look.state == BodyState::Held {
+            held.push((transform, collider, look.fill));
+        } else {
+            vertices.push(collider, transform, look.fill);
         }
+    }
+    for (transform, collider, fill) in held {
+        vertices.push(collider, transform, fill);
     }
     if let Err(error) = meshes.insert(&batch.mesh, batch_mesh(vertices)) {
         warn_once!("the bodies' mesh could not be replaced: {error}");
