@@ -224,6 +224,14 @@ struct SavedShots(usize);
 #[derive(Resource, Default, Debug, Clone)]
 struct PanelRects(Vec<(String, egui::Rect)>);
 
+impl PanelRects {
+    /// Whether `point` (logical px) lies under a window or within 8 px of one: not a place
+    /// for the script to aim at.
+    fn covers(&self, point: Vec2) -> bool {
+        self.0.iter().any(|(_, r)| r.expand(8.0).contains(egui::pos2(point.x, point.y)))
+    }
+}
+
 /// Adds the smoke script to the sandbox.
 pub struct SmokePlugin {
     /// Where the screenshots and snapshots go.
@@ -400,15 +408,13 @@ fn run_script(
     // A body a step may aim at: dynamic, resting, on screen and not under a panel; the
     // topmost one, or the one nearest the middle of the world.
     let aimable = |topmost: bool| {
-        let under_panel =
-            |p: Vec2| panels.0.iter().any(|(_, r)| r.expand(8.0).contains(egui::pos2(p.x, p.y)));
         let middle = to_screen(walls.center()).unwrap_or_default();
         bodies
             .iter()
             .filter(|(_, _, kind, _, v, _)| **kind == RigidBody::Dynamic && v.length() < 5.0)
             .filter_map(|(entity, _, _, t, _, _)| {
                 let p = to_screen(t.translation.truncate())?;
-                (!under_panel(p)).then_some((entity, p))
+                (!panels.covers(p)).then_some((entity, p))
             })
             .min_by(|a, b| {
                 let key = |p: Vec2| if topmost { p.y } else { p.distance(middle) };
@@ -703,13 +709,8 @@ fn run_script(
         }
         SHOT_BIG_WORLD => {
             smoke.note("big_world_bodies", physics.len() as f64);
+            smoke.note("screen_px_per_world_px", f64::from(zoom_of(camera)));
         }
-        _ => {}
-    }
-    if frame == SHOT_BIG_WORLD || frame == SHOT_CONTACT {
-        smoke.note("screen_px_per_world_px", f64::from(zoom_of(camera)));
-    }
-    match frame {
         BIG_PAUSE if !controls.paused => {
             xdotool(&mut smoke, &["key", "space"]);
         }
@@ -717,9 +718,6 @@ fn run_script(
             // The contact between two bodies nearest the middle of the view, not under a
             // window: the wheel zooms around the pointer, so it must stay under it.
             let middle = window.size() / 2.0;
-            let under_panel = |p: Vec2| {
-                panels.0.iter().any(|(_, r)| r.expand(8.0).contains(egui::pos2(p.x, p.y)))
-            };
             let mapping = physics.mapping();
             let contact = physics
                 .world()
@@ -728,7 +726,7 @@ fn run_script(
                     let (a, b) = (physics.entity(c.a?)?, physics.entity(c.b)?);
                     let at = mapping.position_to_bevy(c.point);
                     let screen = to_screen(at)?;
-                    (!under_panel(screen)).then_some((a, b, at, screen))
+                    (!panels.covers(screen)).then_some((a, b, at, screen))
                 })
                 .min_by(|x, y| x.3.distance(middle).total_cmp(&y.3.distance(middle)));
             if let Some((a, b, at, screen)) = contact {
@@ -750,6 +748,7 @@ fn run_script(
             xdotool(&mut smoke, &["click", "--repeat", ZOOM_LINES, "--delay", "1", "4"]);
         }
         SHOT_CONTACT => {
+            smoke.note("screen_px_per_world_px", f64::from(zoom_of(camera)));
             // Where the contact point is drawn now, physical px.
             let x = smoke.notes_value("contact_world_x");
             let y = smoke.notes_value("contact_world_y");
