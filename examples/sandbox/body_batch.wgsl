@@ -1,10 +1,14 @@
 // Every body of the sandbox in one draw: a quad per body (`look.rs`, `BodyBatchMaterial`).
 //
-// Per vertex: the world position, the corner's offset from the body's centre in the body's
-// own frame (px, the radius line lies along +x), the fill colour (linear) and the shape:
-// x = 0 for a circle, 1 for a rectangle; y, z = radius or half extents (px).
-// The fragment draws what the mesh entities drew before: a disc with its border ring and
-// radius line, a rectangle with a border of constant width, the shades multiplying the fill.
+// The mesh holds what changes only when bodies come, go or change shape. Per vertex: the
+// corner's offset from the body's centre in the body's own frame (px, the radius line lies
+// along +x) and the shape: x = 0 for a circle, 1 for a rectangle; y, z = radius or half
+// extents (px); w = the body's slot. What changes every frame is in the `poses` texture,
+// two texels per slot: the drawn pose (centre x, y in px, then the cosine and sine of the
+// angle) and the fill colour (linear). A moving world re-sends 32 bytes per body, a
+// world at rest nothing.
+// The fragment draws a disc with its border ring and radius line, or a rectangle with a
+// border of constant width, the shades multiplying the fill.
 
 #import bevy_sprite::{
     mesh2d_functions as mesh_functions,
@@ -22,17 +26,16 @@ struct BodyBatch {
     // Border shade, radius-line shade, inner edge of the disc's ring and half width of its
     // radius line (both shares of the radius).
     shades: vec4<f32>,
-    // x: a rectangle's border width, px.
+    // x: a rectangle's border width, px; y: the width of `poses`, texels.
     rect: vec4<f32>,
 };
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(0) var<uniform> batch: BodyBatch;
+@group(#{MATERIAL_BIND_GROUP}) @binding(1) var poses: texture_2d<f32>;
 
 struct Vertex {
     @builtin(instance_index) instance_index: u32,
-    @location(0) position: vec3<f32>,
-    @location(2) local: vec2<f32>,
-    @location(4) color: vec4<f32>,
+    @location(0) local: vec3<f32>,
     @location(5) shape: vec4<f32>,
 };
 
@@ -46,11 +49,20 @@ struct VertexOutput {
 @vertex
 fn vertex(vertex: Vertex) -> VertexOutput {
     var out: VertexOutput;
+    // Texels 2·slot and 2·slot + 1 lie in one row (the width is even).
+    let width = u32(batch.rect.y);
+    let first = 2u * u32(vertex.shape.w);
+    let at = vec2<i32>(i32(first % width), i32(first / width));
+    let pose = textureLoad(poses, at, 0);
+    let turned = vec2(
+        pose.z * vertex.local.x - pose.w * vertex.local.y,
+        pose.w * vertex.local.x + pose.z * vertex.local.y,
+    );
+    let position = vec4(pose.xy + turned, 0.0, 1.0);
     let world_from_local = mesh_functions::get_world_from_local(vertex.instance_index);
-    out.clip_position =
-        mesh_functions::mesh2d_position_local_to_clip(world_from_local, vec4(vertex.position, 1.0));
-    out.local = vertex.local;
-    out.color = vertex.color;
+    out.clip_position = mesh_functions::mesh2d_position_local_to_clip(world_from_local, position);
+    out.local = vertex.local.xy;
+    out.color = textureLoad(poses, at + vec2(1, 0), 0);
     out.shape = vertex.shape;
     return out;
 }

@@ -7,13 +7,22 @@
 //! * Sleeping bodies are dimmed (§11); the held body is lit up and outlined, with a line to
 //!   its drag target (§13); the body under the pointer gets a thin outline.
 //!
-//! Speed (issue 20): every body is one quad of a single mesh, rebuilt each frame from the
-//! bodies' drawn poses and drawn in one call by `body_batch.wgsl`, which shades a disc with
-//! its border ring and radius line, or a rectangle with a border 2 px wide, out of the quad.
-//! Bevy's work per frame for a mesh entity (visibility, extraction, queueing, batching) was
-//! most of the sandbox's frame beyond the physics at 10,000 bodies; the batch has one entity
-//! whatever the count. The body entities carry no mesh and keep their `Transform`'s scale at
-//! 1. Only state changes touch [`BodyLook`].
+//! Speed (issue 20): every body is one quad of a single mesh, drawn in one call by
+//! `body_batch.wgsl`, which shades a disc with its border ring and radius line, or a
+//! rectangle with a border 2 px wide, out of the quad. Bevy's work per frame for a mesh
+//! entity (visibility, extraction, queueing, batching) was most of the sandbox's frame
+//! beyond the physics at 10,000 bodies; the batch has one entity whatever the count.
+//!
+//! The mesh holds only what changes when bodies come, go or change shape: each quad's
+//! corners in its body's own frame, the shape and the body's slot. The drawn poses and
+//! colours live in a small texture, two texels per slot, which the vertex shader reads: a
+//! frame re-sends 32 bytes for each body that moved or changed its look, and nothing for the
+//! others. Rebuilding the whole mesh every frame instead (52 bytes a vertex, four vertices
+//! and six indices a body) cost about 4 ms of CPU per frame at 10,000 awake bodies, most of
+//! it in copying and re-allocating the vertex buffer (`--bench 10000`, one rasteriser thread).
+//!
+//! The body entities carry no mesh and keep their `Transform`'s scale at 1. Only state
+//! changes touch [`BodyLook`].
 
 use bevy::asset::{AssetPath, RenderAssetUsages, embedded_asset, embedded_path};
 use bevy::camera::visibility::NoFrustumCulling;
@@ -22,7 +31,8 @@ use bevy::mesh::{Indices, MeshVertexAttribute, MeshVertexBufferLayoutRef, Primit
 use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 use bevy::render::render_resource::{
-    AsBindGroup, RenderPipelineDescriptor, SpecializedMeshPipelineError, VertexFormat,
+    AsBindGroup, Extent3d, RenderPipelineDescriptor, SpecializedMeshPipelineError,
+    TextureDimension, TextureFormat, VertexFormat,
 };
 use bevy::shader::ShaderRef;
 use bevy::sprite_render::{AlphaMode2d, Material2d, Material2dKey, Material2dPlugin};
@@ -105,23 +115,32 @@ pub fn fill_color(tint: Tint, kind: RigidBody, state: BodyState) -> Color {
 }
 
 /// A body's shape for the batch's shader: x = 0 for a circle, 1 for a rectangle; y, z =
-/// radius or half extents, px.
+/// radius or half extents, px; w = the body's slot in the poses texture (exact as a float
+/// up to 2^24 bodies).
 const ATTRIBUTE_SHAPE: MeshVertexAttribute =
     MeshVertexAttribute::new("BodyShape", 0x5a4d_b0d1_e5ba_7c11, VertexFormat::Float32x4);
 
 /// How far a body's quad reaches beyond its outline, px: room for the soft edge.
 const QUAD_MARGIN: f32 = 1.0;
 
+/// Width of the poses texture, texels: even, so that a slot's two texels share a row, and
+/// within the 2,048 that WebGL2 guarantees.
+const POSE_TEXTURE_WIDTH: u32 = 1024;
+
 /// The material of the one mesh that draws every body (`body_batch.wgsl`): the shades and
-/// sizes above, set once.
+/// sizes above, set once, and the texture of the bodies' poses and colours.
 #[derive(Asset, TypePath, AsBindGroup, Clone, Debug)]
 pub struct BodyBatchMaterial {
     /// Border shade, radius-line shade, the ring's inner edge and the line's half width.
     #[uniform(0)]
     shades: Vec4,
-    /// x: a rectangle's border width, px.
+    /// x: a rectangle's border width, px; y: the width of the poses texture, texels.
     #[uniform(0)]
     rect: Vec4,
+    /// Two texels per slot: centre x, y (px) and the angle's cosine and sine; the fill
+    /// colour (linear). Read with `textureLoad`, so it needs no sampler or filtering.
+    #[texture(1, sample_type = "float", filterable = false, visibility(vertex))]
+    poses: Handle<Image>,
 }
 
 impl Material2d for BodyBatchMaterial {
@@ -143,10 +162,9 @@ impl Material2d for BodyBatchMaterial {
         layout: &MeshVertexBufferLayoutRef,
         _key: Material2dKey<Self>,
     ) -> Result<(), SpecializedMeshPipelineError> {
+        // The position attribute holds the corner in the body's own frame.
         let vertex_layout = layout.0.get_layout(&[
             Mesh::ATTRIBUTE_POSITION.at_shader_location(0),
-            Mesh::ATTRIBUTE_UV_0.at_shader_location(2),
-            Mesh::ATTRIBUTE_COLOR.at_shader_location(4),
             ATTRIBUTE_SHAPE.at_shader_location(5),
         ])?;
         descriptor.vertex.buffers = vec![vertex_layout];
@@ -163,11 +181,23 @@ impl BodyBatchMaterial {
     }
 }
 
-/// The mesh that draws every body, rebuilt in a frame in which a body changed (`draw_bodies`).
+/// What draws every body (`draw_bodies`): the mesh, rebuilt when bodies come, go, change
+/// shape or are taken up or let go (the held ones are drawn last, on top), and the poses
+/// texture, written where a body moved or changed its look.
 #[derive(Resource)]
 struct BodyBatch {
     mesh: Handle<Mesh>,
+    poses: Handle<Image>,
+    material: Handle<BodyBatchMaterial>,
+    /// The bodies in the mesh.
+    drawn: usize,
+    /// The held bodies at the last rebuild, drawn in the last slots.
+    held: Vec<Entity>,
 }
+
+/// A body's slot in the batch: its quad in the mesh and its two texels in the poses texture.
+#[derive(Component, Clone, Copy, Debug, Default)]
+struct BatchSlot(u32);
 
 /// How a body is drawn now.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
@@ -220,6 +250,7 @@ fn setup_look(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut batch_materials: ResMut<Assets<BodyBatchMaterial>>,
+    mut images: ResMut<Assets<Image>>,
 ) {
     let floor = materials.add(ColorMaterial::from_color(WORLD_FILL));
     commands.spawn((
@@ -229,19 +260,21 @@ fn setup_look(
         Transform::from_xyz(0.0, 0.0, -10.0),
     ));
     let mesh = meshes.add(batch_mesh(BatchVertices::default()));
+    let poses = images.add(poses_image(0));
     let material = batch_materials.add(BodyBatchMaterial {
         shades: Vec4::new(BORDER_SHADE, LINE_SHADE, DISC_RING_INNER, DISC_LINE_HALF_WIDTH),
-        rect: Vec4::new(RECT_BORDER, 0.0, 0.0, 0.0),
+        rect: Vec4::new(RECT_BORDER, POSE_TEXTURE_WIDTH as f32, 0.0, 0.0),
+        poses: poses.clone(),
     });
     commands.spawn((
         Name::new("Bodies"),
         Mesh2d(mesh.clone()),
-        MeshMaterial2d(material),
+        MeshMaterial2d(material.clone()),
         Transform::default(),
         // The mesh follows the bodies and covers the world: no bounds to test.
         NoFrustumCulling,
     ));
-    commands.insert_resource(BodyBatch { mesh });
+    commands.insert_resource(BodyBatch { mesh, poses, material, drawn: 0, held: Vec::new() });
 }
 
 /// The state a body is drawn in, from the plugin's markers.
@@ -262,7 +295,7 @@ fn attach_looks(
 ) {
     for (entity, &kind, material, sleeping) in &bodies {
         let look = BodyLook::new(Tint::of(material.0), kind, state_of(false, sleeping));
-        commands.entity(entity).insert(look);
+        commands.entity(entity).insert((look, BatchSlot::default()));
     }
 }
 
@@ -311,98 +344,171 @@ fn update_looks(
 /// The vertices of the batch, one quad per body.
 #[derive(Default)]
 struct BatchVertices {
-    positions: Vec<[f32; 3]>,
-    local: Vec<[f32; 2]>,
-    colors: Vec<[f32; 4]>,
+    /// The corner in the body's own frame, px (z = 0).
+    local: Vec<[f32; 3]>,
     shapes: Vec<[f32; 4]>,
 }
 
 impl BatchVertices {
     fn with_capacity(bodies: usize) -> Self {
         let n = 4 * bodies;
-        Self {
-            positions: Vec::with_capacity(n),
-            local: Vec::with_capacity(n),
-            colors: Vec::with_capacity(n),
-            shapes: Vec::with_capacity(n),
-        }
+        Self { local: Vec::with_capacity(n), shapes: Vec::with_capacity(n) }
     }
 
-    /// A body's quad at its drawn `transform`'s position, turned as it is (the direction of
-    /// the matrix's x axis: no angle to extract per body; a scale, which the physics ignores,
-    /// is ignored here too), reaching `QUAD_MARGIN` beyond its outline.
-    fn push(&mut self, collider: Collider, transform: &GlobalTransform, fill: [f32; 4]) {
+    /// The quad of the body in `slot`, reaching `QUAD_MARGIN` beyond its outline. Where it
+    /// is drawn comes from the poses texture.
+    fn push(&mut self, collider: Collider, slot: u32) {
         let (kind, half) = match collider {
             Collider::Circle { radius } => (0.0, Vec2::splat(radius)),
             Collider::Rectangle { half_extents } => (1.0, half_extents),
         };
         let reach = half + QUAD_MARGIN;
-        let affine = transform.affine();
-        let (centre, z) = (affine.translation.truncate(), affine.translation.z);
-        let turn = affine.matrix3.x_axis.truncate().normalize_or(Vec2::X);
         for corner in [Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0), Vec2::ONE, Vec2::new(-1.0, 1.0)]
         {
             let local = corner * reach;
-            let at = centre + turn.rotate(local);
-            self.positions.push([at.x, at.y, z]);
-            self.local.push(local.into());
-            self.colors.push(fill);
-            self.shapes.push([kind, half.x, half.y, 0.0]);
+            self.local.push([local.x, local.y, 0.0]);
+            self.shapes.push([kind, half.x, half.y, slot as f32]);
         }
     }
 }
 
 /// The batch's mesh of `vertices` (a degenerate quad when there are none: a mesh needs a
-/// vertex).
+/// vertex; slot 0's texel is then zero, which folds the quad to a point).
 fn batch_mesh(mut vertices: BatchVertices) -> Mesh {
-    if vertices.positions.is_empty() {
-        vertices.push(Collider::Circle { radius: 0.0 }, &GlobalTransform::IDENTITY, [0.0; 4]);
+    if vertices.local.is_empty() {
+        vertices.push(Collider::Circle { radius: 0.0 }, 0);
     }
-    let quads = (vertices.positions.len() / 4) as u32;
+    let quads = (vertices.local.len() / 4) as u32;
     let indices = (0..quads).flat_map(|q| [0, 1, 2, 0, 2, 3].map(|i| 4 * q + i)).collect();
     Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::RENDER_WORLD)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, vertices.positions)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vertices.local)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, vertices.colors)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, vertices.local)
         .with_inserted_attribute(ATTRIBUTE_SHAPE, vertices.shapes)
         .with_inserted_indices(Indices::U32(indices))
 }
 
-/// Rebuilds the batch from every body's drawn pose, the held bodies last (so on top), when a
-/// body moved, changed its look or shape, came or went; a world at rest (asleep, or paused)
-/// costs a look at the change ticks and nothing more: the renderer keeps the last mesh.
-#[expect(clippy::type_complexity, reason = "the change filter over the drawn components")]
-fn draw_bodies(
-    batch: Res<BodyBatch>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    bodies: Query<(&GlobalTransform, &Collider, &BodyLook)>,
-    changed: Query<
-        (),
-        (With<BodyLook>, Or<(Changed<GlobalTransform>, Changed<Collider>, Changed<BodyLook>)>),
-    >,
-    mut removed: RemovedComponents<BodyLook>,
-    mut drawn: Local<usize>,
-) {
-    let count = bodies.iter().len();
-    let removed_any = removed.read().count() > 0;
-    if count == *drawn && !removed_any && changed.is_empty() {
-        return;
-    }
-    *drawn = count;
-    let mut vertices = BatchVertices::with_capacity(count);
-    let mut held = Vec::new();
-    for (transform, &collider, look) in &bodies {
-        if look.state == BodyState::Held {
-            held.push((transform, collider, look.fill));
-        } else {
-            vertices.push(collider, transform, look.fill);
+/// A poses texture with room for `bodies` slots: a power of two of rows, so that a world
+/// that grows body by body seldom needs a new one.
+fn poses_image(bodies: usize) -> Image {
+    let rows = (2 * bodies).div_ceil(POSE_TEXTURE_WIDTH as usize).max(1).next_power_of_two();
+    let size =
+        Extent3d { width: POSE_TEXTURE_WIDTH, height: rows as u32, depth_or_array_layers: 1 };
+    // Kept in the main world too, so that a frame writes only the texels that changed.
+    let usage = RenderAssetUsages::MAIN_WORLD | RenderAssetUsages::RENDER_WORLD;
+    Image::new_fill(size, TextureDimension::D2, &[0; 16], TextureFormat::Rgba32Float, usage)
+}
+
+/// A body's pose texel: its drawn centre, px, and the direction of its transform's x axis
+/// (no angle to extract per body; a scale, which the physics ignores, is ignored here too).
+fn pose_texel(transform: &GlobalTransform) -> [f32; 4] {
+    let affine = transform.affine();
+    let turn = affine.matrix3.x_axis.truncate().normalize_or(Vec2::X);
+    [affine.translation.x, affine.translation.y, turn.x, turn.y]
+}
+
+/// Writes `value` into texel `index` of an `Rgba32Float` image's bytes.
+fn put_texel(bytes: &mut [u8], index: usize, value: [f32; 4]) {
+    let start = 16 * index;
+    if let Some(texel) = bytes.get_mut(start..start + 16) {
+        for (channel, v) in texel.chunks_exact_mut(4).zip(value) {
+            channel.copy_from_slice(&v.to_le_bytes());
         }
     }
-    for (transform, collider, fill) in held {
-        vertices.push(collider, transform, fill);
+}
+
+/// Keeps the batch in step with the bodies. A frame in which bodies came, went, changed
+/// shape or were taken up or let go rebuilds the mesh, the held bodies last (so on top), and
+/// writes every texel. Any other frame writes the pose texels of the bodies that moved and
+/// the colour texels of those whose look changed; a world at rest (asleep, or paused) costs
+/// a look at the change ticks and nothing more.
+#[expect(clippy::type_complexity, reason = "the change ticks of the drawn components")]
+fn draw_bodies(
+    mut batch: ResMut<BodyBatch>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut images: ResMut<Assets<Image>>,
+    mut materials: ResMut<Assets<BodyBatchMaterial>>,
+    mut bodies: Query<(Entity, Ref<GlobalTransform>, Ref<Collider>, Ref<BodyLook>, &mut BatchSlot)>,
+    mut removed: RemovedComponents<BodyLook>,
+) {
+    let count = bodies.iter().len();
+    let mut rebuild = removed.read().count() > 0 || count != batch.drawn;
+    let mut changed = false;
+    for (entity, transform, collider, look, _) in &bodies {
+        if collider.is_changed() || look.is_added() {
+            rebuild = true;
+        } else if look.is_changed() {
+            changed = true;
+            rebuild |= (look.state == BodyState::Held) != batch.held.contains(&entity);
+        } else {
+            changed |= transform.is_changed();
+        }
+        if rebuild {
+            break;
+        }
     }
+    if rebuild {
+        rebuild_batch(&mut batch, &mut meshes, &mut images, &mut materials, &mut bodies, count);
+    } else if changed {
+        let Some(image) = images.get_mut(&batch.poses) else { return };
+        let Some(bytes) = image.into_inner().data.as_mut() else { return };
+        for (_, transform, _, look, slot) in &bodies {
+            let index = 2 * slot.0 as usize;
+            if transform.is_changed() {
+                put_texel(bytes, index, pose_texel(&transform));
+            }
+            if look.is_changed() {
+                put_texel(bytes, index + 1, look.fill);
+            }
+        }
+    }
+}
+
+/// The mesh of every body and every texel, in new slots: the bodies not held first.
+#[expect(clippy::type_complexity, reason = "the query of `draw_bodies`")]
+fn rebuild_batch(
+    batch: &mut BodyBatch,
+    meshes: &mut Assets<Mesh>,
+    images: &mut Assets<Image>,
+    materials: &mut Assets<BodyBatchMaterial>,
+    bodies: &mut Query<(
+        Entity,
+        Ref<GlobalTransform>,
+        Ref<Collider>,
+        Ref<BodyLook>,
+        &mut BatchSlot,
+    )>,
+    count: usize,
+) {
+    let mut image = poses_image(count);
+    let Some(bytes) = image.data.as_mut() else { return };
+    let mut vertices = BatchVertices::with_capacity(count);
+    batch.held.clear();
+    let mut next = 0;
+    for held in [false, true] {
+        for (entity, transform, collider, look, mut slot) in bodies.iter_mut() {
+            if (look.state == BodyState::Held) != held {
+                continue;
+            }
+            if held {
+                batch.held.push(entity);
+            }
+            slot.0 = next;
+            vertices.push(*collider, next);
+            put_texel(bytes, 2 * next as usize, pose_texel(&transform));
+            put_texel(bytes, 2 * next as usize + 1, look.fill);
+            next += 1;
+        }
+    }
+    batch.drawn = count;
     if let Err(error) = meshes.insert(&batch.mesh, batch_mesh(vertices)) {
         warn_once!("the bodies' mesh could not be replaced: {error}");
+    }
+    let resized = images.get(&batch.poses).is_none_or(|old| old.size() != image.size());
+    if let Err(error) = images.insert(&batch.poses, image) {
+        warn_once!("the bodies' poses could not be replaced: {error}");
+    }
+    if resized {
+        // A texture of another size is a new texture: the material's bind group must follow.
+        let _ = materials.get_mut(&batch.material).map(|material| material.into_inner());
     }
 }
 
