@@ -291,6 +291,8 @@ mod tests {
             (options.size, options.dev.bench, options.dev.seconds),
             (Some((800, 600)), Some(500), 5.0)
         );
+        let at_rest = parse(&["--bench", "500", "--at-rest"]).map(|o| o.dev.at_rest);
+        assert_eq!(at_rest, Ok(true));
         assert_eq!(query_as_arguments("?bench=1000&lab"), ["--bench", "1000", "--lab"]);
         assert_eq!(query_as_arguments(""), Vec::<String>::new());
         for bad in [&["--size", "800"][..], &["--bench", "-3"], &["--seconds"], &["--fast"]] {

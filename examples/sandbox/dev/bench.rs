@@ -25,6 +25,10 @@
 //! `--lab` the plots and the inspector (of one body) are open while it measures, with
 //! `--lab-window` the lab's window of rule switches too.
 //!
+//! With `--at-rest` the same bodies start at rest and gravity is off, so that every body
+//! falls asleep after the sleep time (§11) and stays asleep: the figure of a sleeping world
+//! (the stress scene's piles with gravity take longer than a run to sleep, issue 14).
+//!
 //! In a browser (`index.html?bench=1000`) the lines go to the console, where `web/test.py`
 //! reads them, and the page stops after them: the browser's step time R-WEB-2 asks for.
 
@@ -49,9 +53,9 @@ const LOAD_FRAME: u64 = 10;
 /// Seconds after the load that count as the "falling" phase.
 const FALLING: f64 = 3.0;
 
-/// The benchmark's settings and measurements.
-#[derive(Resource, Debug)]
-pub struct Bench {
+/// What the bench runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BenchOptions {
     /// Bodies to load.
     pub bodies: usize,
     /// Run time after the load, s.
@@ -60,6 +64,14 @@ pub struct Bench {
     pub lab: bool,
     /// Measure with the lab's window open too.
     pub lab_window: bool,
+    /// Start the bodies at rest with gravity off, so that they all fall asleep.
+    pub at_rest: bool,
+}
+
+/// The benchmark's settings and measurements.
+#[derive(Resource, Debug)]
+pub struct Bench {
+    options: BenchOptions,
     frame: u64,
     /// The wall clock: when the first frame ended, and the last one. (Bevy's clocks advance
     /// by the fixed 1/60 s a frame here.)
@@ -99,16 +111,19 @@ pub struct Bench {
     /// CPU time of Bevy's task pools at the first measured frame, ns, and frames since.
     pools_cpu_first: Option<u64>,
     frames_since_first: u64,
+    /// CPU time of the task pools at the last measured frame, ns.
+    pools_cpu_last: Option<u64>,
+    /// CPU time of everything but the fixed loop (main thread and pools) in each frame in
+    /// which every body sleeps, ms, and of the fixed loop in those frames, ms.
+    rest_cpu_asleep: Vec<f64>,
+    fixed_cpu_asleep: Vec<f64>,
 }
 
 impl Bench {
-    /// A benchmark of `bodies` bodies for `seconds`.
-    pub fn new(bodies: usize, seconds: f64, lab: bool, lab_window: bool) -> Self {
+    /// A benchmark with these options.
+    pub fn new(options: BenchOptions) -> Self {
         Self {
-            bodies,
-            seconds,
-            lab,
-            lab_window,
+            options,
             frame: 0,
             clock_start: None,
             last_frame: None,
@@ -133,13 +148,15 @@ impl Bench {
             main_cpu_total: 0,
             pools_cpu_first: None,
             frames_since_first: 0,
+            pools_cpu_last: None,
+            rest_cpu_asleep: Vec::new(),
+            fixed_cpu_asleep: Vec::new(),
         }
     }
 }
 
-/// Adds the benchmark: bodies, seconds, whether the plots and the inspector are open, whether
-/// the lab's window is.
-pub struct BenchPlugin(pub usize, pub f64, pub bool, pub bool);
+/// Adds the benchmark.
+pub struct BenchPlugin(pub BenchOptions);
 
 impl Plugin for BenchPlugin {
     fn build(&self, app: &mut App) {
@@ -150,7 +167,7 @@ impl Plugin for BenchPlugin {
         app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
             1.0 / 60.0,
         )))
-        .insert_resource(Bench::new(self.0, self.1, self.2, self.3))
+        .insert_resource(Bench::new(self.0))
         .add_systems(First, start_main_timer)
         .add_systems(
             RunFixedMainLoop,
@@ -272,6 +289,9 @@ struct LabWindows<'w, 's> {
     plots: ResMut<'w, PhysicsPlots>,
     inspector: ResMut<'w, BodyInspector>,
     bodies: Query<'w, 's, Entity, With<Collider>>,
+    /// To start the bodies at rest (`--at-rest`).
+    velocities: Query<'w, 's, (&'static mut LinearVelocity, &'static mut AngularVelocity)>,
+    controls: ResMut<'w, PhysicsControls>,
     /// To fit the view to a world of its own size (`--world`).
     world: ResMut<'w, WorldSettings>,
 }
@@ -291,26 +311,32 @@ fn measure(
         .replace(wall)
         .map_or(0.0, |last| wall.duration_since(last).as_secs_f64() * 1000.0);
     if bench.frame == LOAD_FRAME {
-        actions.write(SandboxAction::Load(Preset::Stress(bench.bodies)));
+        actions.write(SandboxAction::Load(Preset::Stress(bench.options.bodies)));
         bench.loaded_at = Some(now);
         windows.world.fit_requested = true;
         return;
     }
     if bench.frame == LOAD_FRAME + 2 {
         let spawned = windows.bodies.iter().count();
-        if spawned != bench.bodies {
+        if spawned != bench.options.bodies {
             let (min, max) = physics.world().bounds();
             crate::say_error(&format!(
                 "bench: only {spawned} of {} bodies fit in this world of {} px (bodies ≥ 24 px \
                  on a grid); ask for at most {spawned}, or give a larger world with --world",
-                bench.bodies,
+                bench.options.bodies,
                 max - min,
             ));
             exit.write(AppExit::error());
             return;
         }
-        windows.lab.open = bench.lab_window;
-        if bench.lab {
+        windows.lab.open = bench.options.lab_window;
+        if bench.options.at_rest {
+            windows.controls.gravity_enabled = false;
+            for (mut velocity, mut spin) in &mut windows.velocities {
+                (velocity.0, spin.0) = (Vec2::ZERO, 0.0);
+            }
+        }
+        if bench.options.lab {
             windows.plots.open = true;
             windows.inspector.pinned = windows.bodies.iter().next();
         }
@@ -329,17 +355,26 @@ fn measure(
     bench.awake.push(awake);
     let core_step = physics.world().stats().timings.total.as_secs_f64() * 1000.0;
     bench.core_step.push(core_step);
+    // After the falling phase: the stats of the frames right after the load may still be
+    // those of the world before it.
+    let asleep = awake == 0 && now - loaded_at >= FALLING;
     if let Some(start) = bench.main_start {
         let main = start.elapsed().as_secs_f64() * 1000.0;
         let other = main - bench.fixed;
         bench.main.push(main);
         bench.other.push(other);
-        // After the falling phase: the stats of the frames right after the load may still
-        // be those of the world before it.
-        if awake == 0 && now - loaded_at >= FALLING {
+        if asleep {
             bench.other_asleep.push(other);
         }
     }
+    let pools_now = pools_cpu_ns();
+    if let (Some(last), Some(now), true) = (bench.pools_cpu_last, pools_now, asleep) {
+        let rest = bench.main_cpu_frame.saturating_sub(bench.fixed_cpu) + now.saturating_sub(last);
+        bench.rest_cpu_asleep.push(rest as f64 / 1e6);
+        let fixed = bench.fixed_cpu as f64 / 1e6;
+        bench.fixed_cpu_asleep.push(fixed);
+    }
+    bench.pools_cpu_last = pools_now;
     // Steps are counted from the end of the first measured frame.
     match bench.first_step {
         Some(_) => {
@@ -354,15 +389,18 @@ fn measure(
         }
     }
     let first_step = bench.first_step.unwrap_or_default();
-    if now - loaded_at >= bench.seconds {
+    if now - loaded_at >= bench.options.seconds {
         let bench = &mut *bench;
         let awake_mean = bench.awake.iter().sum::<usize>() / bench.awake.len().max(1);
         let (min, max) = physics.world().bounds();
         say(&format!("bench: {} bodies in a world of {}", physics.len(), max - min));
-        if bench.lab {
+        if bench.options.lab {
             say("bench: with the plots and the inspector open");
         }
-        if bench.lab_window {
+        if bench.options.at_rest {
+            say("bench: the bodies started at rest, gravity off");
+        }
+        if bench.options.lab_window {
             say("bench: with the lab's window open");
         }
         say(&format!("bench: falling (first {FALLING} s): {}", summary(&mut bench.falling)));
@@ -412,6 +450,17 @@ fn measure(
                  {step_cpu:.2} ms per step, the rest {rest_cpu:.2} ms per frame ({:.2} of it the \
                  pools); per frame at 60 Hz (2 steps): {cpu_at_60:.2} ms",
                 pools / frames
+            ));
+        }
+        if !bench.rest_cpu_asleep.is_empty() {
+            let frames = bench.rest_cpu_asleep.len();
+            let (fixed, _) = mean_and_p95(&mut bench.fixed_cpu_asleep);
+            let (mean, p95) = mean_and_p95(&mut bench.rest_cpu_asleep);
+            say(&format!(
+                "bench: as CPU time while every body sleeps ({frames} frames): the rest mean \
+                 {mean:.2} ms, p95 {p95:.2} ms per frame; the fixed loop {fixed:.2} ms per \
+                 frame (2 steps); per frame at 60 Hz: {:.2} ms",
+                mean + fixed
             ));
         }
         exit.write(AppExit::Success);

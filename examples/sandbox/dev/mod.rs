@@ -6,10 +6,13 @@
 //! * `--smoke <dir>` ([`smoke`]): real pointer and key input through X (`xdotool`), screenshots
 //!   and their [`snapshot`]s at fixed frames; `.ci/sandbox-smoke` runs it under Xvfb and
 //!   `tests/sandbox_smoke.rs` checks the folder.
-//! * `--bench <bodies> [--seconds <s>]` ([`bench`]): the stress scene with that many bodies,
-//!   the frame rate while they fall and after they settle, then exit.
+//! * `--bench <bodies> [--seconds <s>] [--lab] [--lab-window] [--at-rest]` ([`bench`]): the
+//!   stress scene with that many bodies, the frame rate while they fall and after they
+//!   settle, then exit.
 
 mod bench;
+
+pub use bench::BenchOptions;
 mod smoke;
 mod snapshot;
 
@@ -31,18 +34,27 @@ pub struct DevOptions {
     pub lab: bool,
     /// `--lab-window`: the bench runs with the lab's window of rule switches open too.
     pub lab_window: bool,
+    /// `--at-rest`: the bench's bodies start at rest with gravity off, and fall asleep.
+    pub at_rest: bool,
 }
 
 impl Default for DevOptions {
     fn default() -> Self {
-        Self { smoke: None, bench: None, seconds: 12.0, lab: false, lab_window: false }
+        Self {
+            smoke: None,
+            bench: None,
+            seconds: 12.0,
+            lab: false,
+            lab_window: false,
+            at_rest: false,
+        }
     }
 }
 
 impl DevOptions {
     /// The flags' part of the usage line.
     pub const USAGE: &str =
-        "[--bench <bodies> [--seconds <s>] [--lab] [--lab-window]] [--smoke <dir>]";
+        "[--bench <bodies> [--seconds <s>] [--lab] [--lab-window] [--at-rest]] [--smoke <dir>]";
 
     /// Takes `arg` (and its value from `args`) if it is one of these flags; `Ok(false)` if it
     /// is not, `Err` with the message for a bad value.
@@ -67,6 +79,7 @@ impl DevOptions {
             "--smoke" => self.smoke = Some(PathBuf::from(value("--smoke")?)),
             "--lab" => self.lab = true,
             "--lab-window" => self.lab_window = true,
+            "--at-rest" => self.at_rest = true,
             _ => return Ok(false),
         }
         Ok(true)
@@ -95,29 +108,31 @@ impl DevOptions {
     pub fn plugin(&self) -> Option<DevPlugin> {
         match (&self.smoke, self.bench) {
             (Some(dir), _) => Some(DevPlugin::Smoke(dir.clone())),
-            (None, Some(bodies)) => {
-                Some(DevPlugin::Bench(bodies, self.seconds, self.lab, self.lab_window))
-            }
+            (None, Some(bodies)) => Some(DevPlugin::Bench(BenchOptions {
+                bodies,
+                seconds: self.seconds,
+                lab: self.lab,
+                lab_window: self.lab_window,
+                at_rest: self.at_rest,
+            })),
             (None, None) => None,
         }
     }
 }
 
-/// The smoke script (screenshots into a folder) or the bench (bodies, seconds).
+/// The smoke script (screenshots into a folder) or the bench.
 pub enum DevPlugin {
     /// `--smoke <dir>`.
     Smoke(PathBuf),
-    /// `--bench <bodies> --seconds <s> [--lab] [--lab-window]`.
-    Bench(usize, f64, bool, bool),
+    /// `--bench <bodies> --seconds <s> [--lab] [--lab-window] [--at-rest]`.
+    Bench(BenchOptions),
 }
 
 impl Plugin for DevPlugin {
     fn build(&self, app: &mut App) {
         match self {
             DevPlugin::Smoke(dir) => app.add_plugins(smoke::SmokePlugin { dir: dir.clone() }),
-            DevPlugin::Bench(bodies, seconds, lab, lab_window) => {
-                app.add_plugins(bench::BenchPlugin(*bodies, *seconds, *lab, *lab_window))
-            }
+            DevPlugin::Bench(options) => app.add_plugins(bench::BenchPlugin(*options)),
         };
     }
 }
