@@ -224,6 +224,21 @@ fn sleeping_bodies_do_not_move_at_all_r_slp_3() {
     );
 }
 
+/// R-COL-2, R-SLP-3: a world in which every body sleeps sweeps no pairs (the step skips its
+/// broad phase), and a body thrown into it still finds the sleepers and wakes them (R-SLP-4).
+#[test]
+fn a_sleeping_world_sweeps_nothing_until_a_body_wakes_r_col_2() {
+    let (mut w, handles) = sleeping_tower(4);
+    run(&mut w, 10);
+    assert_eq!((w.stats().awake, w.stats().pairs), (0, 0), "asleep: no pairs");
+    let top = pos(&w, handles[3]);
+    let ball = add(&mut w, BodyDesc::circle(15.0, top - Vec2::new(0.0, 60.0)));
+    run(&mut w, 30);
+    assert!(w.stats().pairs > 0, "the falling ball is swept against the stack");
+    assert!(all_awake(&w, &handles), "its landing woke the stack");
+    assert!(pos(&w, ball).y < top.y, "it rests on the stack");
+}
+
 /// R-SLP-2: walls join no islands: two boxes apart on the floor are two islands.
 #[test]
 fn walls_do_not_join_islands_r_slp_2() {

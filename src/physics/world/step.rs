@@ -170,7 +170,20 @@ impl World {
     /// wake); two bodies that no impulse moves would get a contact with an infinite
     /// effective mass, so those pairs are dropped here, in worlds with a moving kinematic
     /// body only.
+    ///
+    /// A pair needs an awake proxy, so a world in which nothing is awake (every body asleep
+    /// or static, no kinematic body moving) skips the sweep: about 300 of the 770
+    /// instructions per body of a sleeping world's step (callgrind, `scenes::large(2500, 5)`
+    /// asleep). The sweep's pairs and their order are a function of this step's proxies
+    /// alone (left edge, then slot), so skipping it changes no later step.
     pub(super) fn find_pairs(&mut self) {
+        let pairing =
+            self.scratch.moving_kinematic > 0 || self.scratch.awake_dynamic.contains(&true);
+        if !pairing {
+            self.scratch.pairs.clear();
+            self.stats.pairs = 0;
+            return;
+        }
         let layers = (self.layered_bodies > 0).then_some(&self.scratch.layers[..]);
         self.broad_phase.find_pairs(&self.scratch.proxies, layers, &mut self.scratch.pairs);
         if self.scratch.moving_kinematic > 0 {
