@@ -415,18 +415,30 @@ fn put_texel(bytes: &mut [u8], index: usize, value: [f32; 4]) {
     }
 }
 
+/// The drawn bodies, with the change ticks `draw_bodies` looks at, and their slots.
+type DrawnBodies<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        Ref<'static, GlobalTransform>,
+        Ref<'static, Collider>,
+        Ref<'static, BodyLook>,
+        &'static mut BatchSlot,
+    ),
+>;
+
 /// Keeps the batch in step with the bodies. A frame in which bodies came, went, changed
 /// shape or were taken up or let go rebuilds the mesh, the held bodies last (so on top), and
 /// writes every texel. Any other frame writes the pose texels of the bodies that moved and
 /// the colour texels of those whose look changed; a world at rest (asleep, or paused) costs
 /// a look at the change ticks and nothing more.
-#[expect(clippy::type_complexity, reason = "the change ticks of the drawn components")]
 fn draw_bodies(
     mut batch: ResMut<BodyBatch>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<BodyBatchMaterial>>,
-    mut bodies: Query<(Entity, Ref<GlobalTransform>, Ref<Collider>, Ref<BodyLook>, &mut BatchSlot)>,
+    mut bodies: DrawnBodies,
     mut removed: RemovedComponents<BodyLook>,
 ) {
     let count = bodies.iter().len();
@@ -463,19 +475,12 @@ fn draw_bodies(
 }
 
 /// The mesh of every body and every texel, in new slots: the bodies not held first.
-#[expect(clippy::type_complexity, reason = "the query of `draw_bodies`")]
 fn rebuild_batch(
     batch: &mut BodyBatch,
     meshes: &mut Assets<Mesh>,
     images: &mut Assets<Image>,
     materials: &mut Assets<BodyBatchMaterial>,
-    bodies: &mut Query<(
-        Entity,
-        Ref<GlobalTransform>,
-        Ref<Collider>,
-        Ref<BodyLook>,
-        &mut BatchSlot,
-    )>,
+    bodies: &mut DrawnBodies,
     count: usize,
 ) {
     let mut image = poses_image(count);
