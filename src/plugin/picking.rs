@@ -31,6 +31,7 @@ use bevy::picking::{Pickable, PickingSystems};
 use bevy::prelude::*;
 
 use super::physics_world::PhysicsWorld;
+use crate::physics::BodyHandle;
 
 /// Depth step between bodies at the same z, px: the body above is this much nearer.
 const SAME_Z_DEPTH_STEP: f32 = 1.0 / 1024.0;
@@ -132,12 +133,20 @@ impl BodyRays<'_, '_> {
     ) -> Vec<BodyHit> {
         let point = physics.mapping().position_to_core(world);
         let view_from_world = camera_transform.affine().inverse();
-        // (entity, z, pickable) in the core's body order: later is on top at equal z.
-        let mut under: Vec<(Entity, f32, Pickable)> = physics
+        // The bodies under the point, found in the order the core stores them (front to back
+        // through memory: in handle order, the reads of a sorted world's bodies jump about),
+        // then put in handle order, in which a later body is on top at equal z.
+        let mut containing: Vec<BodyHandle> = physics
             .world()
-            .bodies()
+            .bodies_in_storage_order()
             .filter(|(_, body)| body.contains(point))
-            .filter_map(|(handle, _)| {
+            .map(|(handle, _)| handle)
+            .collect();
+        containing.sort_unstable();
+        // (entity, z, pickable) in handle order.
+        let mut under: Vec<(Entity, f32, Pickable)> = containing
+            .into_iter()
+            .filter_map(|handle| {
                 let entity = physics.entity(handle)?;
                 let (transform, layers, pickable) = self.bodies.get(entity).ok()?;
                 if !camera_layers.intersects(&layers.cloned().unwrap_or_default()) {
