@@ -46,9 +46,9 @@ const RECT_BORDER: f32 = 2.0;
 const DISC_RING_INNER: f32 = 0.86;
 /// Half width of a disc's radius line, as a share of the radius.
 const DISC_LINE_HALF_WIDTH: f32 = 0.07;
-/// Vertex colour of the border ring and of rectangle borders (linear, multiplies the fill).
+/// Shade of the border ring and of rectangle borders (linear, multiplies the fill).
 const BORDER_SHADE: f32 = 0.28;
-/// Vertex colour of the radius line (linear, multiplies the fill).
+/// Shade of the radius line (linear, multiplies the fill).
 const LINE_SHADE: f32 = 0.1;
 /// Share of the background mixed into a sleeping body's colour.
 const SLEEP_DIM: f32 = 0.55;
@@ -205,7 +205,7 @@ pub struct BodyLook {
     tint: Tint,
     kind: RigidBody,
     state: BodyState,
-    /// The fill colour, linear: what the batch's vertices carry.
+    /// The fill colour, linear: what the body's colour texel holds.
     fill: [f32; 4],
 }
 
