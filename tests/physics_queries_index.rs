@@ -198,3 +198,36 @@ proptest! {
         }
     }
 }
+
+/// R-GAME-6: a sleeping world keeps its query index from step to step (no body moves), and
+/// every way a body moves again makes it stale: a teleport between steps, and a step after
+/// a wake. Each query is checked against the bodies' positions; in a debug build the index
+/// also checks itself against the bodies and panics if it was kept when it must not be.
+#[test]
+fn queries_in_a_sleeping_world_stay_right_across_steps_and_a_teleport_r_game_6() {
+    let scene = bevy_sandbox_physics::physics::scenes::tower(4, 40.0);
+    let mut world = scene.build(PhysicsConfig::default()).unwrap();
+    let handles: Vec<_> = world.handles().collect();
+    assert!(common::run_until_asleep(&mut world, 600).is_some(), "the tower falls asleep");
+    let found_at = |world: &World, handle| {
+        let centre = world.body(handle).unwrap().position();
+        world.bodies_at_point(centre, &bodies_only()).unwrap()
+    };
+    for _ in 0..3 {
+        run(&mut world, 20);
+        assert_eq!(world.stats().awake, 0);
+        for &handle in &handles {
+            assert_eq!(found_at(&world, handle), vec![handle], "asleep");
+        }
+    }
+    // A teleport between steps: found at the new place at once, and no longer at the old.
+    let top = handles[3];
+    let old = world.body(top).unwrap().position();
+    world.set_position(top, old - Vec2::new(300.0, 0.0)).unwrap();
+    assert_eq!(found_at(&world, top), vec![top], "teleported");
+    assert!(world.bodies_at_point(old, &bodies_only()).unwrap().is_empty(), "left its place");
+    // It falls after the next steps: the index follows it.
+    run(&mut world, 30);
+    assert!(world.body(top).unwrap().position().y > old.y - 1.0, "it fell");
+    assert_eq!(found_at(&world, top), vec![top], "after falling");
+}

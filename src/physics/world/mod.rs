@@ -190,9 +190,13 @@ pub struct World {
     contact_events: ContactEvents,
     stats: StepStats,
     steps: u64,
+    /// The count of the last step in which a body could move (some body was awake, a
+    /// kinematic one moved, or the slots were sorted): the key of the spatial index, which
+    /// a sleeping world keeps from step to step.
+    moved_at_step: u64,
     /// The grid of the spatial queries, built by the first query after a change. Stale after
-    /// every step; a method that moves, adds or removes a body between steps calls
-    /// `spatial_index.invalidate()` (see `world/spatial_index.rs`).
+    /// every step in which a body could move; a method that moves, adds or removes a body
+    /// between steps calls `spatial_index.invalidate()` (see `world/spatial_index.rs`).
     spatial_index: SpatialIndex,
 }
 
@@ -222,6 +226,7 @@ impl World {
             contact_events: ContactEvents::default(),
             stats: StepStats::default(),
             steps: 0,
+            moved_at_step: 0,
             spatial_index: SpatialIndex::default(),
         };
         world.set_bounds(Vec2::ZERO, size)?;

@@ -110,6 +110,7 @@ impl World {
             contact_events: self.contact_events.clone(),
             stats: self.stats.clone(),
             steps: self.steps,
+            moved_at_step: self.moved_at_step,
             spatial_index: SpatialIndex::default(),
         };
         Snapshot { world, cache: self.cache_entries() }

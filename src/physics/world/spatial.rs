@@ -138,7 +138,7 @@ impl World {
         if !point.is_finite() {
             return Err(invalid("point", point, "finite numbers"));
         }
-        let grid = self.spatial_index.grid(&self.slots, self.steps);
+        let grid = self.spatial_index.grid(&self.slots, self.moved_at_step);
         let mut found = Vec::new();
         grid.for_each_near(point, point, |entry| {
             if entry.shape().contains_local(point - entry.position) {
@@ -170,7 +170,7 @@ impl World {
         if !problems.is_empty() {
             return Err(PhysicsError::Invalid(ConfigError { problems }));
         }
-        let grid = self.spatial_index.grid(&self.slots, self.steps);
+        let grid = self.spatial_index.grid(&self.slots, self.moved_at_step);
         let mut found = Vec::new();
         grid.for_each_near(min, max, |entry| {
             if overlaps(entry, min, max) {
@@ -211,7 +211,7 @@ impl World {
         filter: &QueryFilter,
     ) -> Result<Vec<RayHit>, PhysicsError> {
         let cast = Cast::checked(None, origin, direction, max_distance)?;
-        let grid = self.spatial_index.grid(&self.slots, self.steps);
+        let grid = self.spatial_index.grid(&self.slots, self.moved_at_step);
         let mut contacts: Vec<BodyContact> = Vec::new();
         self.cast_through(&grid, &cast, |slot, contact| {
             if self.accepted(slot, filter).is_some() {
@@ -273,7 +273,7 @@ impl World {
         }
         // A wall hit bounds the walk (walls hit lie within `max_distance`).
         let walk = Cast { max_distance: best.map_or(cast.max_distance, |b| b.1.distance), ..*cast };
-        let grid = self.spatial_index.grid(&self.slots, self.steps);
+        let grid = self.spatial_index.grid(&self.slots, self.moved_at_step);
         self.cast_through(&grid, &walk, |slot, contact| {
             let handle = self.slots[slot].handle();
             let target = BodyOrWall::Body(handle);

@@ -10,8 +10,10 @@
 //! (O(n), a counting sort into cells). Further queries until the next change reuse it.
 //!
 //! # When it is valid
-//! The index remembers the step count it was built at, so every step makes it stale
-//! without a line in the step. Between steps, a body moves, appears or disappears only
+//! The index remembers the count of the last step in which a body could move (some body
+//! was awake at the contact phases, a kinematic one moved, or the slots were sorted), so
+//! every such step makes it stale, and a sleeping world keeps it from step to step: a query
+//! there costs a lookup, not a rebuild. Between steps, a body moves, appears or disappears only
 //! through a handful of `World` methods (`add_body`, removing, `set_position`,
 //! `move_held_directly`), and each calls [`SpatialIndex::invalidate`]. **A new method that
 //! moves a body between steps must call it too.** In debug builds every query checks the

@@ -64,6 +64,16 @@ impl World {
         self.stats.timings.sleep = clock.lap();
 
         self.stats.timings.total = clock.total();
+        // The queries' index stays valid through a step in which nothing could move: no
+        // awake body at the contact phases (which a body that fell asleep in this step was),
+        // no moving kinematic body, no sorted slots.
+        let scratch = &self.scratch;
+        if scratch.moving_kinematic > 0
+            || scratch.awake_dynamic.contains(&true)
+            || self.stats.slots_sorted
+        {
+            self.moved_at_step = self.steps + 1;
+        }
         self.steps += 1;
         Ok(())
     }
