@@ -65,13 +65,9 @@ impl World {
 
         self.stats.timings.total = clock.total();
         // The queries' index stays valid through a step in which nothing could move: no
-        // awake body at the contact phases (which a body that fell asleep in this step was),
-        // no moving kinematic body, no sorted slots.
-        let scratch = &self.scratch;
-        if scratch.moving_kinematic > 0
-            || scratch.awake_dynamic.contains(&true)
-            || self.stats.slots_sorted
-        {
+        // body pairing at the contact phases (a body that fell asleep in this step still
+        // was), no sorted slots.
+        if self.anything_pairs() || self.stats.slots_sorted {
             self.moved_at_step = self.steps + 1;
         }
         self.steps += 1;
@@ -187,9 +183,7 @@ impl World {
     /// asleep). The sweep's pairs and their order are a function of this step's proxies
     /// alone (left edge, then slot), so skipping it changes no later step.
     pub(super) fn find_pairs(&mut self) {
-        let pairing =
-            self.scratch.moving_kinematic > 0 || self.scratch.awake_dynamic.contains(&true);
-        if !pairing {
+        if !self.anything_pairs() {
             self.scratch.pairs.clear();
             self.stats.pairs = 0;
             return;
@@ -204,6 +198,12 @@ impl World {
                 .retain(|&(a, b)| awake[a as usize] || awake[b as usize] || sleeps(a) || sleeps(b));
         }
         self.stats.pairs = self.scratch.pairs.len();
+    }
+
+    /// Whether some proxy of the last `gather_bodies` pairs: an awake dynamic body or a
+    /// moving kinematic one. Without one no pair can be found, and no body moves.
+    fn anything_pairs(&self) -> bool {
+        self.scratch.moving_kinematic > 0 || self.scratch.awake_dynamic.contains(&true)
     }
 
     /// Exact tests of the candidate pairs (§5), with the warm-start impulses of last step.
