@@ -443,34 +443,36 @@ fn draw_bodies(
 ) {
     let count = bodies.iter().len();
     let mut rebuild = removed.read().count() > 0 || count != batch.drawn;
-    let mut changed = false;
-    for (entity, transform, collider, look, _) in &bodies {
-        if collider.is_changed() || look.is_added() {
-            rebuild = true;
-        } else if look.is_changed() {
-            changed = true;
-            rebuild |= (look.state == BodyState::Held) != batch.held.contains(&entity);
-        } else {
-            changed |= transform.is_changed();
-        }
+    // One pass: texels are written as changes are met, and a change that needs a rebuild
+    // ends the pass (the rebuild writes every texel anyway). The image is marked modified,
+    // so sent to the GPU again, only if a texel was written.
+    let mut bytes = images.get_mut_untracked(&batch.poses).and_then(|i| i.data.as_mut());
+    let mut written = false;
+    for (entity, transform, collider, look, slot) in &bodies {
         if rebuild {
             break;
         }
+        let (moved, recoloured) = (transform.is_changed(), look.is_changed());
+        // Taken up or let go: the held bodies' slots are the last ones.
+        let held_changed = || (look.state == BodyState::Held) != batch.held.contains(&entity);
+        rebuild = collider.is_changed() || look.is_added() || (recoloured && held_changed());
+        let Some(bytes) = bytes.as_deref_mut() else { continue };
+        if rebuild || !(moved || recoloured) {
+            continue;
+        }
+        let index = 2 * slot.0 as usize;
+        if moved {
+            put_texel(bytes, index, pose_texel(&transform));
+        }
+        if recoloured {
+            put_texel(bytes, index + 1, look.fill);
+        }
+        written = true;
     }
     if rebuild {
         rebuild_batch(&mut batch, &mut meshes, &mut images, &mut materials, &mut bodies, count);
-    } else if changed {
-        let Some(image) = images.get_mut(&batch.poses) else { return };
-        let Some(bytes) = image.into_inner().data.as_mut() else { return };
-        for (_, transform, _, look, slot) in &bodies {
-            let index = 2 * slot.0 as usize;
-            if transform.is_changed() {
-                put_texel(bytes, index, pose_texel(&transform));
-            }
-            if look.is_changed() {
-                put_texel(bytes, index + 1, look.fill);
-            }
-        }
+    } else if written {
+        let _ = images.get_mut(&batch.poses).map(|image| image.into_inner());
     }
 }
 
