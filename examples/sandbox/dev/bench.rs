@@ -111,7 +111,7 @@ pub struct Bench {
     /// CPU time of Bevy's task pools at the first measured frame, ns, and frames since.
     pools_cpu_first: Option<u64>,
     frames_since_first: u64,
-    /// CPU time of the task pools at the last measured frame, ns.
+    /// CPU time of the task pools at the last frame, if every body slept in it, ns.
     pools_cpu_last: Option<u64>,
     /// CPU time of everything but the fixed loop (main thread and pools) in each frame in
     /// which every body sleeps, ms, and of the fixed loop in those frames, ms.
@@ -367,8 +367,10 @@ fn measure(
             bench.other_asleep.push(other);
         }
     }
-    let pools_now = pools_cpu_ns();
-    if let (Some(last), Some(now), true) = (bench.pools_cpu_last, pools_now, asleep) {
+    // The pools' CPU time is read (from /proc) only in the frames that need it: from the
+    // second of a run of frames in which every body sleeps.
+    let pools_now = if asleep { pools_cpu_ns() } else { None };
+    if let (Some(last), Some(now)) = (bench.pools_cpu_last, pools_now) {
         let rest = bench.main_cpu_frame.saturating_sub(bench.fixed_cpu) + now.saturating_sub(last);
         bench.rest_cpu_asleep.push(rest as f64 / 1e6);
         let fixed = bench.fixed_cpu as f64 / 1e6;
