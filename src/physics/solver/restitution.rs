@@ -324,6 +324,31 @@ impl EnergyGuard {
         }
     }
 
+    /// After a second solve: keeps marked only the islands with a warm start that still end
+    /// with more plain kinetic energy than they entered the solve with (`entered`, kept by
+    /// [`Self::find_gains`]), and returns whether any is left. Those are solved a third time
+    /// without their warm start (D10): the scaled line of [`Self::warm_start_limited`]
+    /// leaves the warm starts far from the bodies that gained whole, and in a dense pile of
+    /// very unequal masses what those carry can still raise the energy.
+    pub fn keep_still_raised(&mut self, bodies: &[SolverBody], island: &[u32]) -> bool {
+        self.finished.clear();
+        self.finished.resize(bodies.len(), 0.0);
+        for (i, body) in bodies.iter().enumerate() {
+            if body.inverse_mass > 0.0 && self.gained[island[i] as usize] {
+                let k = island[i] as usize;
+                self.finished[k] += kinetic_energy(body, (body.velocity, body.angular_velocity));
+            }
+        }
+        let mut any = false;
+        for k in 0..self.gained.len() {
+            self.gained[k] = self.gained[k]
+                && self.kind[k] & WARM_STARTED != 0
+                && self.finished[k] > self.entered[k] * (1.0 + 1e-5);
+            any |= self.gained[k];
+        }
+        any
+    }
+
     /// Unmarks solver body `i`'s island: energy it gained from outside, from a moving
     /// kinematic body that pushed it (R-GAME-4), is work done on it, not a gain to undo.
     pub fn pardon(&mut self, island: &[u32], i: usize) {

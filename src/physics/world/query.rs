@@ -26,8 +26,9 @@ pub struct StepStats {
     pub sleeping_islands: usize,
     /// Contacts that started from last step's impulses (warm start, §6).
     pub warm_started: usize,
-    /// Contacts solved a second time, without bounce targets, because the targets raised
-    /// their island's kinetic energy (see `World::step`'s solve).
+    /// Contacts solved again, without bounce targets, because the targets or the warm start
+    /// raised their island's kinetic energy (D1, D10; see `World::step`'s solve), counted
+    /// once per further solve.
     pub solved_again: usize,
     /// Bodies the emergency brake had to push back this step (§10).
     pub braked: usize,

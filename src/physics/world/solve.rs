@@ -97,6 +97,9 @@ impl World {
             && self.pardon_kinematic_pushes()
         {
             self.solve_again(dt);
+            if weightless && self.warm_start_still_raised() {
+                self.solve_again(dt);
+            }
         }
         // The solved velocities are written back to the bodies by `integrate_positions`, in
         // its pass over the bodies: nothing reads them before.
@@ -164,6 +167,27 @@ impl World {
         self.scratch.energy_guard.any_gained()
     }
 
+    /// D10's last resort, without gravity: keeps marked the islands whose warm start still
+    /// raised their energy after [`Self::solve_again`] (`EnergyGuard::keep_still_raised`)
+    /// and takes their warm start away, so that solving them once more starts from zero
+    /// impulses. From zero impulses the inelastic passes only lower the energy and the
+    /// bounce guard holds the bounces to the step start's
+    /// (`energy_never_grows_without_drag_or_spawn`). Returns whether any island is left.
+    pub(super) fn warm_start_still_raised(&mut self) -> bool {
+        let guard = &mut self.scratch.energy_guard;
+        if !guard.keep_still_raised(&self.scratch.solver.bodies, &self.scratch.island_root) {
+            return false;
+        }
+        for (c, carried) in self.scratch.contacts.iter().zip(&mut self.scratch.carried) {
+            let bodies = &self.scratch.solver.bodies;
+            let movable = if bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
+            if guard.gained(&self.scratch.island_root, movable as usize) {
+                *carried = (0.0, 0.0, 0.0);
+            }
+        }
+        true
+    }
+
     /// The islands marked by [`Self::find_gains`] are solved again: from their warm start,
     /// scaled down where it raised the island's energy (D10,
     /// `EnergyGuard::limit_warm_start`), with every contact driven to 0 (inelastic), then
@@ -205,7 +229,7 @@ impl World {
                 self.scratch.resolve_order.push(index);
             }
         }
-        self.stats.solved_again = self.scratch.resolve_order.len();
+        self.stats.solved_again += self.scratch.resolve_order.len();
         let bodies = &mut self.scratch.solver.bodies;
         self.scratch.energy_guard.warm_start_limited(
             &mut self.scratch.contacts,
