@@ -6,6 +6,7 @@ impl World {
     /// Grabs a dynamic body: it is held, feels no gravity, never bounces and never sleeps;
     /// its island wakes (R-DRAG-2). Its drag target starts at its position.
     pub fn grab(&mut self, handle: BodyHandle) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.dynamic_slot_of(handle)?;
         self.wake_slot(index);
         if let Some(body) = self.slots[index].body.as_mut() {
@@ -23,6 +24,7 @@ impl World {
         handle: BodyHandle,
         target: Vec2,
     ) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.held_slot_of(handle)?;
         if !target.is_finite() {
             return Err(invalid("drag target", target, "finite numbers"));
@@ -41,6 +43,7 @@ impl World {
         handle: BodyHandle,
         target: Vec2,
     ) -> Result<(), PhysicsError> {
+        self.edited();
         self.set_drag_target(handle, target)?;
         let index = self.held_slot_of(handle)?;
         self.wake_near(index);
@@ -62,6 +65,7 @@ impl World {
         handle: BodyHandle,
         throw_velocity: Vec2,
     ) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.held_slot_of(handle)?;
         if !throw_velocity.is_finite() {
             return Err(invalid("throw velocity", throw_velocity, "finite numbers"));

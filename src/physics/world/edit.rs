@@ -5,6 +5,7 @@ use super::*;
 impl World {
     /// Teleports a body (no interpolation smear) and wakes its island.
     pub fn set_position(&mut self, handle: BodyHandle, position: Vec2) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.slot_of(handle)?;
         if !position.is_finite() {
             return Err(invalid("position", position, "finite numbers"));
@@ -27,6 +28,7 @@ impl World {
     /// Turns a circle to `angle` (rad, clockwise on screen) without smearing the
     /// interpolation, and wakes its island. Rectangles never turn: for them this is a no-op.
     pub fn set_angle(&mut self, handle: BodyHandle, angle: f32) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.slot_of(handle)?;
         if !angle.is_finite() {
             return Err(invalid("angle", angle, "a finite number"));
@@ -48,6 +50,7 @@ impl World {
     /// Sets a dynamic or kinematic body's velocity (clamped to `max_speed` unless the rule
     /// switch `speed_limit` is off, R-LAB-1) and wakes its island. A kinematic body keeps it until it is set again (R-GAME-4).
     pub fn set_velocity(&mut self, handle: BodyHandle, velocity: Vec2) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.moving_slot_of(handle)?;
         if !velocity.is_finite() {
             return Err(invalid("velocity", velocity, "finite numbers"));
@@ -67,6 +70,7 @@ impl World {
         handle: BodyHandle,
         omega: f32,
     ) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.moving_slot_of(handle)?;
         if !omega.is_finite() {
             return Err(invalid("angular_velocity", omega, "a finite number"));
@@ -86,6 +90,7 @@ impl World {
         handle: BodyHandle,
         material: crate::physics::Material,
     ) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.slot_of(handle)?;
         let body = self.slots[index].body.as_ref().ok_or(PhysicsError::StaleHandle(handle))?;
         let desc = BodyDesc { material, ..body.desc() };
@@ -107,6 +112,7 @@ impl World {
     /// Drops every impulse kept for warm starting, so the next step solves from zero. (The
     /// cache keeps its pairs, which collision events follow.)
     pub fn forget_contact_impulses(&mut self) {
+        self.edited();
         self.warm_start_cache.forget_impulses();
     }
 }

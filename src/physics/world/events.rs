@@ -217,6 +217,7 @@ impl World {
         handle: BodyHandle,
         report: bool,
     ) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.slot_of(handle)?;
         self.update_contact_rules(index, |body| set_flag(&mut body.flags, REPORTS, report));
         Ok(())

@@ -37,6 +37,7 @@ impl World {
         handle: BodyHandle,
         layers: CollisionLayers,
     ) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.slot_of(handle)?;
         self.wake_slot(index);
         self.update_contact_rules(index, |body| body.layers = layers);
@@ -48,6 +49,7 @@ impl World {
     /// step. Its island and the sleepers whose boxes touch it are woken: what rested on it
     /// falls through a new sensor, and a sensor turned solid must push out what it overlaps.
     pub fn set_sensor(&mut self, handle: BodyHandle, sensor: bool) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.slot_of(handle)?;
         self.wake_slot(index);
         self.update_contact_rules(index, |body| set_flag(&mut body.flags, SENSOR, sensor));

@@ -85,6 +85,7 @@ impl World {
     /// island. It acts every step, `v += F/m·dt` (§3), until changed; a force of zero ends
     /// it. Each component must be finite and within ±1e30.
     pub fn set_force(&mut self, handle: BodyHandle, force: Vec2) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.dynamic_slot_of(handle)?;
         check_vector("force", force)?;
         self.update_forces(index, handle, |f| f.force = force);
@@ -94,6 +95,7 @@ impl World {
     /// Adds to the persistent force on a dynamic body (see [`set_force`](Self::set_force)).
     /// The sum must stay within the same limits.
     pub fn add_force(&mut self, handle: BodyHandle, force: Vec2) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.dynamic_slot_of(handle)?;
         check_vector("force", force)?;
         let sum = self.forces_of(handle).force + force;
@@ -112,6 +114,7 @@ impl World {
     /// wakes its island: `ω += τ/I·dt` every step. Rectangles never turn (1/I = 0), so on them
     /// it has no effect. Finite and within ±1e30.
     pub fn set_torque(&mut self, handle: BodyHandle, torque: f32) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.dynamic_slot_of(handle)?;
         check_scalar("torque", torque)?;
         self.update_forces(index, handle, |f| f.torque = torque);
@@ -120,6 +123,7 @@ impl World {
 
     /// Adds to the persistent torque on a dynamic body (see [`set_torque`](Self::set_torque)).
     pub fn add_torque(&mut self, handle: BodyHandle, torque: f32) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.dynamic_slot_of(handle)?;
         check_scalar("torque", torque)?;
         let sum = self.forces_of(handle).torque + torque;
@@ -141,6 +145,7 @@ impl World {
         handle: BodyHandle,
         scale: f32,
     ) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.dynamic_slot_of(handle)?;
         let mut problems = Vec::new();
         check_gravity_scale(scale, &mut problems);
@@ -161,6 +166,7 @@ impl World {
     /// Applies the impulse `impulse` (mass·px/s) at a dynamic body's centre: `Δv = J/m`,
     /// clamped to `max_speed`. Wakes its island. Finite, each component within ±1e30.
     pub fn apply_impulse(&mut self, handle: BodyHandle, impulse: Vec2) -> Result<(), PhysicsError> {
+        self.edited();
         let centre = self.body(handle).map_or(Vec2::ZERO, Body::position);
         self.apply_impulse_at(handle, impulse, centre)
     }
@@ -175,6 +181,7 @@ impl World {
         impulse: Vec2,
         point: Vec2,
     ) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.dynamic_slot_of(handle)?;
         check_vector("impulse", impulse)?;
         if !point.is_finite() {

@@ -68,6 +68,9 @@ mod step;
 mod union_find;
 mod walls;
 
+#[cfg(test)]
+mod settled_tests;
+
 pub use events::CollisionEvent;
 use events::ContactEvents;
 use forces::Forces;
@@ -194,6 +197,11 @@ pub struct World {
     /// kinematic one moved, or the slots were sorted): the key of the spatial index, which
     /// a sleeping world keeps from step to step.
     moved_at_step: u64,
+    /// The last step found nothing to move (no body pairing at its contact phases, no slot
+    /// sorted) and nothing was edited since: the next step would change nothing but the
+    /// step count, so it is skipped (`World::step`). Every public method that takes
+    /// `&mut self` clears it first ([`World::edited`]).
+    settled: bool,
     /// The grid of the spatial queries, built by the first query after a change. Stale after
     /// every step in which a body could move; a method that moves, adds or removes a body
     /// between steps calls `spatial_index.invalidate()` (see `world/spatial_index.rs`).
@@ -227,6 +235,7 @@ impl World {
             stats: StepStats::default(),
             steps: 0,
             moved_at_step: 0,
+            settled: false,
             spatial_index: SpatialIndex::default(),
         };
         world.set_bounds(Vec2::ZERO, size)?;
@@ -243,6 +252,7 @@ impl World {
     /// a switched-off wall, anywhere beyond it: see [`contains_point`](Self::contains_point)).
     /// A speed above `max_speed` is clamped (unless the rule switch `speed_limit` is off).
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, PhysicsError> {
+        self.edited();
         let mut problems = Vec::new();
         desc.check(&mut problems);
         if problems.is_empty() && !self.contains_point(desc.position) {
@@ -304,6 +314,7 @@ impl World {
     /// O(1) while nothing sleeps; with sleeping islands, a pass over the bodies. To remove
     /// many bodies at once, [`remove_bodies`](Self::remove_bodies) makes one pass for all.
     pub fn remove_body(&mut self, handle: BodyHandle) -> Result<Body, PhysicsError> {
+        self.edited();
         let index = self.slot_of(handle)?;
         let body = self.take_body(index).ok_or(PhysicsError::StaleHandle(handle))?;
         self.wake_islands_and_near(body.sleep_island().as_slice(), &[body.aabb()]);
@@ -315,6 +326,7 @@ impl World {
     /// each in turn, but the waking of their islands and of the sleepers near them takes one
     /// pass over the bodies for all of them, so removing k bodies costs O(bodies + k).
     pub fn remove_bodies(&mut self, handles: impl IntoIterator<Item = BodyHandle>) -> usize {
+        self.edited();
         let (mut islands, mut boxes) = (Vec::new(), Vec::new());
         let sleepers = !self.sleeping_islands.is_empty();
         let mut removed = 0;
@@ -344,6 +356,7 @@ impl World {
 
     /// Removes every body, in one pass over the slots.
     pub fn clear(&mut self) {
+        self.edited();
         // In the order of the handles, as removing them one by one would free their ids.
         for index in 0..self.slot_of_id.len() {
             let slot = self.slot_of_id[index] as usize;
@@ -385,6 +398,7 @@ impl World {
     /// error names every bad field (R-CFG-3). A change wakes every body, so that sleepers
     /// feel, say, a new gravity on the next step (R-CFG-2).
     pub fn set_config(&mut self, config: PhysicsConfig) -> Result<(), ConfigError> {
+        self.edited();
         config.validate()?;
         if config != self.config {
             // Kept impulses carry the old weight per step (m·g·dt): re-applied under another
@@ -408,6 +422,7 @@ impl World {
     /// The impulses kept for warm starting carried the weight of resting bodies; re-applied
     /// without gravity they would launch a resting pile, so a toggle forgets them.
     pub fn set_gravity_enabled(&mut self, enabled: bool) {
+        self.edited();
         if enabled != self.gravity_enabled {
             self.forget_contact_impulses();
         }
@@ -429,6 +444,7 @@ impl World {
     /// be at least `2·MIN_BODY_SIZE` long; bodies left outside are pushed back in by the
     /// walls and the emergency brake over the next steps.
     pub fn set_bounds(&mut self, min: Vec2, max: Vec2) -> Result<(), PhysicsError> {
+        self.edited();
         let size = max - min;
         if !(min.is_finite()
             && max.is_finite()

@@ -170,6 +170,7 @@ impl World {
 
     /// Wakes a body's island (no-op when awake).
     pub fn wake(&mut self, handle: BodyHandle) -> Result<(), PhysicsError> {
+        self.edited();
         let index = self.slot_of(handle)?;
         self.wake_slot(index);
         Ok(())
@@ -177,6 +178,7 @@ impl World {
 
     /// Wakes every body.
     pub fn wake_all(&mut self) {
+        self.edited();
         for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
             if body.sleeping {
                 wake_body(body);

@@ -111,6 +111,8 @@ impl World {
             stats: self.stats.clone(),
             steps: self.steps,
             moved_at_step: self.moved_at_step,
+            // Its scratch is empty: the first step after a restore is a whole one.
+            settled: false,
             spatial_index: SpatialIndex::default(),
         };
         Snapshot { world, cache: self.cache_entries() }

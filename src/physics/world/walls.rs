@@ -23,6 +23,7 @@ impl World {
     /// again, it pushes the bodies behind it back in like any wall (with contacts and, past
     /// `max_wall_penetration`, the brake).
     pub fn set_wall_enabled(&mut self, wall: WallId, enabled: bool) {
+        self.edited();
         if self.wall_enabled[wall.index()] != enabled {
             self.wall_enabled[wall.index()] = enabled;
             self.wake_all();
