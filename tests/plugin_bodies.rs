@@ -321,3 +321,41 @@ fn removing_the_collider_of_a_sleeping_body_takes_its_sleeping_marker_too() {
     assert!(app.world().get::<Sleeping>(resting).is_none(), "the marker left with the body");
     assert_eq!(physics(&app).world().body_count(), 0, "its body left the core");
 }
+
+#[test]
+fn a_world_whose_steps_are_skipped_still_answers_every_write_r_slp_3() {
+    let mut app = app();
+    let resting = spawn(
+        &mut app,
+        (Collider::rectangle(40.0, 40.0), Transform::from_xyz(0.0, FLOOR + 20.0, 0.0)),
+    );
+    until_sleeping(&mut app, resting, 5.0);
+    frames(&mut app, 3);
+    assert!(physics(&app).world().stats().skipped, "a sleeping world skips its steps (§11)");
+    let at_rest = drawn(&app, resting);
+
+    // A marker taken away by hand is put back, though the step was skipped.
+    app.world_mut().entity_mut(resting).remove::<Sleeping>();
+    step_once(&mut app);
+    assert!(app.world().get::<Sleeping>(resting).is_some(), "the marker follows the core");
+
+    // A velocity written into a skipped world wakes the body and moves it.
+    app.world_mut().entity_mut(resting).insert(LinearVelocity(Vec2::new(0.0, 300.0)));
+    frames(&mut app, 6);
+    assert!(app.world().get::<Sleeping>(resting).is_none(), "woken by the write");
+    assert!(drawn(&app, resting).y > at_rest.y + 5.0, "moved up: {}", drawn(&app, resting));
+    let handle = physics(&app).handle(resting).expect("simulated");
+    let core = physics(&app).world().body(handle).expect("body").position();
+    let pose = get::<PhysicsPose>(&app, resting).current();
+    assert_eq!(core, Vec2::new(pose.translation.x + 640.0, 360.0 - pose.translation.y));
+
+    // Asleep again, a teleport through the Transform lands where it was written.
+    until_sleeping(&mut app, resting, 5.0);
+    frames(&mut app, 3);
+    assert!(physics(&app).world().stats().skipped);
+    app.world_mut().get_mut::<Transform>(resting).expect("transform").translation.x = 200.0;
+    frames(&mut app, 2);
+    assert_eq!(drawn(&app, resting).x, 200.0);
+    let core = physics(&app).world().body(handle).expect("body").position();
+    assert_eq!(core.x, 200.0 + 640.0, "the core has the teleport");
+}

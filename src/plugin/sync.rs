@@ -511,6 +511,12 @@ pub(crate) fn step_world(
 /// marker to insert or remove goes to [`SleepMarkerChanges`].
 ///
 /// A component that already holds the value is left unwritten, so its change tick stays.
+///
+/// After a step the core skipped because nothing could move (`StepStats::skipped`, §11),
+/// there is nothing to write: the core is as the step before left it, which the last run
+/// wrote, and every user write since went to the core as an edit, after which the core
+/// takes a whole step. Only a [`Sleeping`] marker added or removed by someone else since
+/// still needs the whole pass.
 pub(crate) fn write_back(
     physics: Res<PhysicsWorld>,
     mut sleep_markers: ResMut<SleepMarkerChanges>,
@@ -521,9 +527,15 @@ pub(crate) fn write_back(
         &mut AngularVelocity,
         Has<Sleeping>,
     )>,
+    added_markers: Query<(), Added<Sleeping>>,
+    mut removed_markers: RemovedComponents<Sleeping>,
 ) {
-    let mapping = physics.mapping();
     let stepped = physics.stepped_last_run();
+    let markers_touched = removed_markers.read().count() > 0 || !added_markers.is_empty();
+    if stepped && physics.world().stats().skipped && !markers_touched {
+        return;
+    }
+    let mapping = physics.mapping();
     for (entity, mut pose, mut velocity, mut spin, marked) in &mut bodies {
         let Some(body) = physics.handle(entity).and_then(|h| physics.world().body(h)) else {
             continue;

@@ -35,6 +35,10 @@ pub struct StepStats {
     /// Whether this step sorted the slots into space order first (`World::step` does so
     /// in large worlds whose touching bodies lie far apart in memory).
     pub slots_sorted: bool,
+    /// Whether the step was skipped because nothing could move: nothing awake, no kinematic
+    /// body moving, and no edit since a step that found as much (§11). The world is then
+    /// exactly as the step before left it.
+    pub skipped: bool,
     /// Time per phase.
     pub timings: PhaseTimings,
 }

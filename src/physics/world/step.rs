@@ -21,7 +21,8 @@ impl World {
         self.stats.solved_again = 0;
         self.stats.slots_sorted = false;
         self.contact_events.clear_events();
-        if self.settled && !self.sorts_before_next_step() {
+        self.stats.skipped = self.settled && !self.sorts_before_next_step();
+        if self.stats.skipped {
             // Nothing can move: the step would give the state it starts from (see
             // `settled`), so only its count moves on.
             self.stats.timings = PhaseTimings { total: clock.total(), ..PhaseTimings::default() };
