@@ -258,13 +258,19 @@ impl PhysicsWorld {
     }
 
     pub(crate) fn unlink(&mut self, entity: Entity) -> Option<BodyHandle> {
+        let handle = self.forget(entity)?;
+        self.departed.push((handle, entity));
+        Some(handle)
+    }
+
+    /// Drops the link of `entity` both ways, without noting it as departed.
+    fn forget(&mut self, entity: Entity) -> Option<BodyHandle> {
         let handle = self.handle(entity)?;
         self.handles[entity.index_u32() as usize] = None;
         if self.entity(handle) == Some(entity) {
             self.entities[handle.index() as usize] = None;
         }
         self.linked -= 1;
-        self.departed.push((handle, entity));
         Some(handle)
     }
 
@@ -277,8 +283,12 @@ impl PhysicsWorld {
     /// Unlinks `entity` and queues its body for [`remove_pending`](Self::remove_pending):
     /// the entity is forgotten at once, its body leaves the core with the others despawned
     /// in the same frame.
+    ///
+    /// It joins the departed (see [`take_departed`](Self::take_departed)) when its body
+    /// leaves the core, which is before the next step: one push per despawned entity in
+    /// its hook instead of two.
     pub(crate) fn unlink_and_queue(&mut self, entity: Entity) -> bool {
-        let Some(handle) = self.unlink(entity) else { return false };
+        let Some(handle) = self.forget(entity) else { return false };
         self.pending_removals.push((handle, entity));
         true
     }
@@ -295,6 +305,7 @@ impl PhysicsWorld {
     /// could cost a pass each.
     pub(crate) fn remove_pending(&mut self) {
         if !self.pending_removals.is_empty() {
+            self.departed.extend_from_slice(&self.pending_removals);
             let handles = self.pending_removals.drain(..).map(|(handle, _)| handle).collect();
             let _ = self.apply(Input::RemoveBodies(handles));
         }
