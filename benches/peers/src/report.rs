@@ -305,13 +305,28 @@ fn targets(shared: &[(&Case, Vec<Measurement>)], scaling: &[(&Case, Vec<Measurem
         }
     }
     for (case, results) in shared.iter().filter(|(c, _)| c.sleeping) {
-        if !case.scene.name.starts_with("mixed") {
-            continue;
-        }
+        let name = &case.scene.name;
         let Some(ours) = find(results, EngineKind::Ours) else { continue };
+        if let Some(box2d) = find(results, EngineKind::Box2d) {
+            // Issue 14. On the median like the targets above, unless Box2D's is 0 (more than
+            // half its steps asleep, and so free): then on the mean.
+            let (ratio, on) = if box2d.median_ms > 0.0 {
+                (ours.median_ms / box2d.median_ms, "median")
+            } else {
+                (ours.mean_ms / box2d.mean_ms, "mean")
+            };
+            rows.push((
+                format!("{name}: ms/step ≤ 0.5 × Box2D's (sleeping on; {on}; issue 14)"),
+                format!(
+                    "medians {:.3} vs {:.3} ms, means {:.3} vs {:.3} ms",
+                    ours.median_ms, box2d.median_ms, ours.mean_ms, box2d.mean_ms
+                ),
+                ratio <= 0.5,
+            ));
+        }
         let n = case.scene.bodies.len();
         rows.push((
-            format!("{}: all asleep 10 s after the start (sleeping on)", case.scene.name),
+            format!("{name}: all asleep 10 s after the start (sleeping on)"),
             format!("{} of {n} asleep after {} steps", ours.asleep, case.steps),
             ours.asleep == n,
         ));
@@ -352,7 +367,7 @@ fn targets(shared: &[(&Case, Vec<Measurement>)], scaling: &[(&Case, Vec<Measurem
     if rows.is_empty() {
         return String::new();
     }
-    let mut md = String::from("\n## Targets of issue 6\n\n");
+    let mut md = String::from("\n## Targets of issues 6 and 14\n\n");
     md.push_str(
         "Decided by this run for our engine (the Bevy layer's overhead is measured elsewhere). \
          Step-time targets are decided on medians, which other work on a shared machine moves \
