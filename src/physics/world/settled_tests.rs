@@ -60,8 +60,9 @@ fn edit(worlds: [&mut World; 2], dice: &mut Dice) {
     let h = handles.get(dice.below(handles.len().max(1))).copied();
     let kind = dice.below(31);
     let (x, y) = (dice.unit(), dice.unit());
+    let Some(h) = h else { return };
+    let mut results = Vec::new();
     for world in worlds {
-        let Some(h) = h else { return };
         let p = world.body(h).map_or(Vec2::new(300.0, 300.0), |b| b.position);
         let r = match kind {
             0 => world.set_position(h, p + Vec2::new(x, -y)),
@@ -128,8 +129,9 @@ fn edit(worlds: [&mut World; 2], dice: &mut Dice) {
             29 => world.set_layers(h, CollisionLayers::ALL),
             _ => world.set_gravity_scale(h, 1.0),
         };
-        let _ = r;
+        results.push(format!("{r:?}"));
     }
+    assert_eq!(results[0], results[1], "edit {kind} answered differently");
 }
 
 /// Runs `steps` steps of `scene`, with an edit before a step now and then, on a world that
