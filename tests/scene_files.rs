@@ -121,6 +121,18 @@ fn busy_world(seed: u64) -> (World, BodyHandle) {
 }
 
 #[test]
+fn a_loaded_world_counts_its_awake_and_sleeping_bodies_before_its_first_step_r_scn_1() {
+    // A world loaded while paused is shown before it steps: its stats must count its bodies
+    // as the original's last step did, not report the zeros of no step.
+    let (original, _) = busy_world(11);
+    let loaded = through_a_file(&original);
+    let (a, b) = (original.stats(), loaded.stats());
+    assert!(a.awake > 0 && a.sleeping > 0, "awake and sleeping bodies both: {a:?}");
+    assert_eq!((b.bodies, b.awake, b.sleeping), (a.bodies, a.awake, a.sleeping));
+    assert_eq!(b.sleeping_islands, a.sleeping_islands);
+}
+
+#[test]
 fn a_busy_world_with_sleepers_and_a_held_body_resumes_bit_for_bit_r_scn_1() {
     let (mut original, held) = busy_world(11);
     assert!(original.stats().sleeping_islands > 0, "some islands sleep: {:?}", original.stats());

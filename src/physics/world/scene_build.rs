@@ -223,6 +223,14 @@ impl World {
             NO_ISLAND => 0,
             next => next,
         };
+        // The counts of the stats, as a step would leave them: a loaded world shown before
+        // its first step (paused, say) reports its bodies, not the zeros of no step.
+        let bodies = self.slots.iter().filter_map(|s| s.body.as_ref());
+        let (awake, sleeping) = bodies.fold((0, 0), |(awake, sleeping), b| {
+            (awake + usize::from(is_awake_dynamic(b)), sleeping + usize::from(b.sleeping))
+        });
+        (self.stats.bodies, self.stats.awake, self.stats.sleeping) =
+            (self.body_count, awake, sleeping);
         self.stats.sleeping_islands = self.sleeping_islands.len();
         let room = self.slots.len();
         self.scratch.reorder_keys.reserve(room);
