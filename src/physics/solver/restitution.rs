@@ -177,8 +177,7 @@ impl EnergyGuard {
             if kind == 0 {
                 continue;
             }
-            let movable = if bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
-            self.kind[island[movable as usize] as usize] |= kind;
+            self.kind[island[movable(c, bodies)] as usize] |= kind;
             any = true;
         }
         self.gained.clear();
@@ -275,8 +274,7 @@ impl EnergyGuard {
         before: &mut Vec<(Vec2, f32)>,
     ) {
         let on_line = |kind: &[u8], near: &[bool], bodies: &[SolverBody], c: &SolverContact| {
-            let movable = if bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
-            let k = island[movable as usize] as usize;
+            let k = island[movable(c, bodies)] as usize;
             if kind[k] & (RAISED | OVERSHOT) != 0 {
                 near[c.a as usize] || near[c.b as usize]
             } else {
@@ -367,6 +365,11 @@ impl EnergyGuard {
         self.gained.get(island[i] as usize).copied().unwrap_or(false)
     }
 
+    /// Whether contact `c`'s island (that of its movable body) is marked.
+    pub fn contact_gained(&self, bodies: &[SolverBody], island: &[u32], c: &SolverContact) -> bool {
+        self.gained(island, movable(c, bodies))
+    }
+
     /// Scales each island's bounces (the change from `before`) so that it ends with no more
     /// energy than it had at the step start, as measured by the [`Self::find_gains`]
     /// that marked it (at mid-step velocities). `island` gives each movable body's island,
@@ -450,9 +453,14 @@ impl EnergyGuard {
 
     /// The scale of a contact's island (that of its movable body).
     fn scale_of(&self, bodies: &[SolverBody], island: &[u32], c: &SolverContact) -> f32 {
-        let movable = if bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
-        self.scale[island[movable as usize] as usize]
+        self.scale[island[movable(c, bodies)] as usize]
     }
+}
+
+/// The solver body whose island a contact belongs to: A, or B when A is immovable (a wall
+/// or a static body, which join no island).
+fn movable(c: &SolverContact, bodies: &[SolverBody]) -> usize {
+    (if bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b }) as usize
 }
 
 /// Whether contact `c`, warm started, was hit this step (its bodies approached faster than

@@ -178,10 +178,9 @@ impl World {
         if !guard.keep_still_raised(&self.scratch.solver.bodies, &self.scratch.island_root) {
             return false;
         }
+        let (bodies, island) = (&self.scratch.solver.bodies, &self.scratch.island_root);
         for (c, carried) in self.scratch.contacts.iter().zip(&mut self.scratch.carried) {
-            let bodies = &self.scratch.solver.bodies;
-            let movable = if bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
-            if guard.gained(&self.scratch.island_root, movable as usize) {
+            if guard.contact_gained(bodies, island, c) {
                 *carried = (0.0, 0.0, 0.0);
             }
         }
@@ -218,9 +217,7 @@ impl World {
         self.scratch.bounce_targets.reserve(self.scratch.contacts.len());
         for index in 0..self.scratch.contacts.len() as u32 {
             let c = &mut self.scratch.contacts[index as usize];
-            let movable =
-                if self.scratch.solver.bodies[c.a as usize].inverse_mass > 0.0 { c.a } else { c.b };
-            if guard.gained(island, movable as usize) {
+            if guard.contact_gained(&self.scratch.solver.bodies, island, c) {
                 (c.normal_impulse, c.tangent_impulse, c.rolling_impulse) =
                     self.scratch.carried[index as usize];
                 c.restitution_impulse = 0.0;

@@ -21,7 +21,8 @@ impl World {
         self.stats.solved_again = 0;
         self.stats.slots_sorted = false;
         self.contact_events.clear_events();
-        self.stats.skipped = self.settled && !self.sorts_before_next_step();
+        let sorts = self.sorts_before_next_step();
+        self.stats.skipped = self.settled && !sorts;
         if self.stats.skipped {
             // Nothing can move: the step would give the state it starts from (see
             // `settled`), so only its count moves on.
@@ -29,7 +30,7 @@ impl World {
             self.steps += 1;
             return Ok(());
         }
-        if self.body_count >= REORDER_MIN_BODIES && self.steps.is_multiple_of(REORDER_INTERVAL) {
+        if sorts {
             self.reorder_slots(); // memory only: where the bodies are stored, not what they do
         }
 
