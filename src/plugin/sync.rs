@@ -531,9 +531,14 @@ pub(crate) fn write_back(
     mut removed_markers: RemovedComponents<Sleeping>,
 ) {
     let stepped = physics.stepped_last_run();
-    let markers_touched = removed_markers.read().count() > 0 || !added_markers.is_empty();
-    if stepped && physics.world().stats().skipped && !markers_touched {
-        return;
+    // The markers are looked at only after a skipped step: `Added` scans every sleeper.
+    if stepped && physics.world().stats().skipped {
+        let touched = removed_markers.read().count() > 0 || !added_markers.is_empty();
+        if !touched {
+            return;
+        }
+    } else {
+        removed_markers.clear();
     }
     let mapping = physics.mapping();
     for (entity, mut pose, mut velocity, mut spin, marked) in &mut bodies {
