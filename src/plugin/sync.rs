@@ -318,14 +318,29 @@ type UserWritable = (
 /// Each write is judged once: a refused value gets one warning naming the field and what is
 /// allowed, and the component is put back to its last valid value, so the next step finds
 /// nothing new. A `Transform` scale other than 1 is pointed out once per entity (colliders
-/// keep their size), unless the entity has [`VisualScale`].
+/// keep their size) when its `Transform` is written, unless the entity has [`VisualScale`].
 ///
-/// Every step looks at every body, so the common case, nothing written, reads only the
-/// components: the body's handle is looked up once something differs, and a material is
-/// compared with the core's only when the component changed since the last run.
+/// Only bodies with one of these components changed since the last run are looked at: the
+/// plugin writes the pose it remembers together with the component it remembers it for
+/// (the write-back, the interpolation, a refused write put back), so a body none of whose
+/// components changed holds exactly what the plugin last wrote. A sleeping world's step thus
+/// costs a change-tick test per body, not a comparison of its components (`cargo bench
+/// --bench plugin_overhead -- --asleep`). Of the bodies looked at, the common case, the
+/// plugin's own write, reads only the components: the body's handle is looked up once
+/// something differs, and a material is compared with the core's only when the component
+/// changed.
+#[expect(clippy::type_complexity, reason = "the change filter of the writable components")]
 pub(crate) fn apply_user_writes(
     mut physics: ResMut<PhysicsWorld>,
-    mut bodies: Query<UserWritable>,
+    mut bodies: Query<
+        UserWritable,
+        Or<(
+            Changed<Transform>,
+            Changed<LinearVelocity>,
+            Changed<AngularVelocity>,
+            Changed<PhysicsMaterial>,
+        )>,
+    >,
     mut warnings: MessageWriter<PhysicsWarning>,
 ) {
     let mapping = physics.mapping();
