@@ -26,23 +26,45 @@ pub const FALLBACK_NORMAL: Vec2 = Vec2::new(0.0, -1.0);
 /// Centres closer than this count as coincident (px).
 const COINCIDENT: f32 = 1.0e-6;
 
+/// Shapes this far apart or closer touch (px; deviation D11 of docs/physics.md): far above
+/// the rounding of positions in a world of thousands of px (a few 10⁻⁴ px), far below what
+/// anyone sees. Such a contact has depth 0, so its passes let the shapes separate but not
+/// approach: they stay the gap apart, as if touching.
+pub(crate) const CONTACT_TOLERANCE: f32 = 0.01;
+
 /// Tests two shapes at positions `pa`, `pb`; the normal points from A to B.
 #[inline]
 pub fn collide(shape_a: &Shape, pa: Vec2, shape_b: &Shape, pb: Vec2) -> Option<Manifold> {
-    match (*shape_a, *shape_b) {
+    collide_within(shape_a, pa, shape_b, pb, 0.0)
+}
+
+/// [`collide`], also answering shapes up to `margin` px apart as touching (depth 0): the
+/// world's narrow phase, with [`CONTACT_TOLERANCE`].
+#[inline]
+pub(crate) fn collide_within(
+    shape_a: &Shape,
+    pa: Vec2,
+    shape_b: &Shape,
+    pb: Vec2,
+    margin: f32,
+) -> Option<Manifold> {
+    let found = match (*shape_a, *shape_b) {
         (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
-            circle_circle(pa, ra, pb, rb)
+            circle_circle(pa, ra, pb, rb, margin)
         }
         (Shape::Circle { radius }, Shape::Rect { half_extents }) => {
-            circle_rect(pa, radius, pb, half_extents)
+            circle_rect(pa, radius, pb, half_extents, margin)
         }
         (Shape::Rect { half_extents }, Shape::Circle { radius }) => {
-            circle_rect(pb, radius, pa, half_extents).map(|m| Manifold { normal: -m.normal, ..m })
+            circle_rect(pb, radius, pa, half_extents, margin)
+                .map(|m| Manifold { normal: -m.normal, ..m })
         }
         (Shape::Rect { half_extents: ha }, Shape::Rect { half_extents: hb }) => {
-            rect_rect(pa, ha, pb, hb)
+            rect_rect(pa, ha, pb, hb, margin)
         }
-    }
+    };
+    // Within the margin the shapes touch: depth 0, not the gap (R-COL-1).
+    found.map(|m| Manifold { depth: m.depth.max(0.0), ..m })
 }
 
 /// Circle–circle (§5, R-COL-3).
@@ -52,12 +74,14 @@ pub fn collide(shape_a: &Shape, pa: Vec2, shape_b: &Shape, pb: Vec2) -> Option<M
 /// n = (p_B − p_A)/d,   depth = r_A + r_B − d
 /// ```
 /// The point lies in the middle of the overlap. Coincident centres give no direction: the
-/// fixed normal (0, −1) is used instead of dividing by 0.
-pub fn circle_circle(pa: Vec2, ra: f32, pb: Vec2, rb: f32) -> Option<Manifold> {
+/// fixed normal (0, −1) is used instead of dividing by 0. With `margin` > 0, circles up to
+/// that far apart are answered too, with the gap as a negative depth ([`collide_within`]
+/// reports them as touching).
+pub fn circle_circle(pa: Vec2, ra: f32, pb: Vec2, rb: f32, margin: f32) -> Option<Manifold> {
     let d = pb - pa;
     let distance_squared = d.length_squared();
     let radii = ra + rb;
-    if distance_squared > radii * radii {
+    if distance_squared > (radii + margin) * (radii + margin) {
         return None;
     }
     let distance = distance_squared.sqrt();
@@ -74,12 +98,19 @@ pub fn circle_circle(pa: Vec2, ra: f32, pb: Vec2, rb: f32) -> Option<Manifold> {
 /// ```
 /// A centre inside the rectangle gives no direction: the circle is pushed out through the
 /// nearest edge, with depth r + distance to that edge (a tie picks the y edge, as for boxes).
-pub fn circle_rect(circle: Vec2, radius: f32, rect: Vec2, half: Vec2) -> Option<Manifold> {
+/// `margin` as for [`circle_circle`].
+pub fn circle_rect(
+    circle: Vec2,
+    radius: f32,
+    rect: Vec2,
+    half: Vec2,
+    margin: f32,
+) -> Option<Manifold> {
     let d = circle - rect;
     let q = d.clamp(-half, half);
     let outside = d - q;
     let distance_squared = outside.length_squared();
-    if distance_squared > radius * radius {
+    if distance_squared > (radius + margin) * (radius + margin) {
         return None;
     }
     let distance = distance_squared.sqrt();
@@ -112,11 +143,13 @@ pub fn circle_rect(circle: Vec2, radius: f32, rect: Vec2, half: Vec2) -> Option<
 /// ```
 /// They overlap exactly when both projections overlap. Separation goes along the smaller
 /// overlap, the shortest way out; a tie picks y because stacked bodies are the common case.
-pub fn rect_rect(pa: Vec2, ha: Vec2, pb: Vec2, hb: Vec2) -> Option<Manifold> {
+/// `margin` as for [`circle_circle`]: boxes up to that far apart along an axis have the
+/// negative depth of their larger gap.
+pub fn rect_rect(pa: Vec2, ha: Vec2, pb: Vec2, hb: Vec2, margin: f32) -> Option<Manifold> {
     let d = pb - pa;
     let overlap_x = ha.x + hb.x - d.x.abs();
     let overlap_y = ha.y + hb.y - d.y.abs();
-    if overlap_x < 0.0 || overlap_y < 0.0 {
+    if overlap_x < -margin || overlap_y < -margin {
         return None;
     }
     // The middle of the overlap rectangle.
@@ -148,16 +181,17 @@ mod tests {
 
     #[test]
     fn circles_touching_report_depth_and_midpoint() {
-        let m = circle_circle(Vec2::ZERO, 10.0, Vec2::new(15.0, 0.0), 10.0).expect("overlap");
+        let m = circle_circle(Vec2::ZERO, 10.0, Vec2::new(15.0, 0.0), 10.0, 0.0).expect("overlap");
         assert_eq!(m.normal, Vec2::X);
         assert!(close(m.depth, 5.0));
         assert!(close(m.point.x, 7.5));
-        assert!(circle_circle(Vec2::ZERO, 10.0, Vec2::new(20.5, 0.0), 10.0).is_none());
+        assert!(circle_circle(Vec2::ZERO, 10.0, Vec2::new(20.5, 0.0), 10.0, 0.0).is_none());
     }
 
     #[test]
     fn coincident_circles_use_the_fallback_normal_r_col_3() {
-        let m = circle_circle(Vec2::splat(3.0), 12.0, Vec2::splat(3.0), 20.0).expect("overlap");
+        let m =
+            circle_circle(Vec2::splat(3.0), 12.0, Vec2::splat(3.0), 20.0, 0.0).expect("overlap");
         assert_eq!(m.normal, FALLBACK_NORMAL);
         assert!(close(m.depth, 32.0));
         assert!(m.point.is_finite());
@@ -166,13 +200,13 @@ mod tests {
     #[test]
     fn circle_beside_a_box_is_found_by_clamping_r_col_4() {
         // Circle left of a 40×40 box: nearest point on the left edge.
-        let m = circle_rect(Vec2::new(-28.0, 5.0), 10.0, Vec2::ZERO, Vec2::splat(20.0))
+        let m = circle_rect(Vec2::new(-28.0, 5.0), 10.0, Vec2::ZERO, Vec2::splat(20.0), 0.0)
             .expect("overlap");
         assert_eq!(m.normal, Vec2::X); // from circle (A) to box (B)
         assert!(close(m.depth, 2.0));
         // Corner region: distance to the corner decides.
         let corner = Vec2::splat(20.0) + Vec2::splat(6.0);
-        let m = circle_rect(corner, 10.0, Vec2::ZERO, Vec2::splat(20.0)).expect("overlap");
+        let m = circle_rect(corner, 10.0, Vec2::ZERO, Vec2::splat(20.0), 0.0).expect("overlap");
         assert!(close(m.depth, 10.0 - 72.0_f32.sqrt()));
         assert!(close(m.normal.x, m.normal.y) && m.normal.x < 0.0);
     }
@@ -180,29 +214,47 @@ mod tests {
     #[test]
     fn circle_centre_inside_a_box_leaves_through_the_nearest_edge_r_col_4() {
         // 3 px below the top edge (y down: top is −20).
-        let m = circle_rect(Vec2::new(5.0, -17.0), 12.0, Vec2::ZERO, Vec2::splat(20.0))
+        let m = circle_rect(Vec2::new(5.0, -17.0), 12.0, Vec2::ZERO, Vec2::splat(20.0), 0.0)
             .expect("overlap");
         assert_eq!(m.normal, Vec2::Y, "box pushed down, circle up");
         assert!(close(m.depth, 12.0 + 3.0), "r + distance to edge");
-        let m = circle_rect(Vec2::new(18.0, 0.0), 12.0, Vec2::ZERO, Vec2::splat(20.0))
+        let m = circle_rect(Vec2::new(18.0, 0.0), 12.0, Vec2::ZERO, Vec2::splat(20.0), 0.0)
             .expect("overlap");
         assert_eq!(m.normal, -Vec2::X);
         assert!(close(m.depth, 14.0));
     }
 
     #[test]
+    fn shapes_within_the_contact_tolerance_touch_at_depth_zero_r_col_1() {
+        let gap = 0.5 * CONTACT_TOLERANCE;
+        let (circle, rect) = (Shape::circle(10.0), Shape::rect(40.0, 40.0));
+        let cases = [
+            (circle, circle, Vec2::new(20.0 + gap, 0.0)),
+            (circle, rect, Vec2::new(0.0, 30.0 + gap)),
+            (rect, rect, Vec2::new(40.0 + gap, 3.0)),
+        ];
+        for (a, b, pb) in cases {
+            assert!(collide(&a, Vec2::ZERO, &b, pb).is_none(), "{a:?} {b:?}: apart");
+            let m = collide_within(&a, Vec2::ZERO, &b, pb, CONTACT_TOLERANCE).expect("within");
+            assert_eq!(m.depth, 0.0, "{a:?} {b:?}: touching");
+            let beyond = pb + pb.normalize() * CONTACT_TOLERANCE;
+            assert!(collide_within(&a, Vec2::ZERO, &b, beyond, CONTACT_TOLERANCE).is_none());
+        }
+    }
+
+    #[test]
     fn boxes_separate_along_the_smaller_overlap_and_a_tie_picks_y_r_col_5() {
         let h = Vec2::splat(20.0);
-        let m = rect_rect(Vec2::ZERO, h, Vec2::new(35.0, 10.0), h).expect("overlap");
+        let m = rect_rect(Vec2::ZERO, h, Vec2::new(35.0, 10.0), h, 0.0).expect("overlap");
         assert_eq!(m.normal, Vec2::X);
         assert!(close(m.depth, 5.0));
-        let m = rect_rect(Vec2::ZERO, h, Vec2::new(10.0, 38.0), h).expect("overlap");
+        let m = rect_rect(Vec2::ZERO, h, Vec2::new(10.0, 38.0), h, 0.0).expect("overlap");
         assert_eq!(m.normal, Vec2::Y);
         assert!(close(m.depth, 2.0));
-        let m = rect_rect(Vec2::ZERO, h, Vec2::new(-30.0, -30.0), h).expect("overlap");
+        let m = rect_rect(Vec2::ZERO, h, Vec2::new(-30.0, -30.0), h, 0.0).expect("overlap");
         assert_eq!(m.normal, -Vec2::Y, "tie picks y");
-        assert!(rect_rect(Vec2::ZERO, h, Vec2::new(41.0, 0.0), h).is_none());
-        let same = rect_rect(Vec2::ZERO, h, Vec2::ZERO, h).expect("overlap");
+        assert!(rect_rect(Vec2::ZERO, h, Vec2::new(41.0, 0.0), h, 0.0).is_none());
+        let same = rect_rect(Vec2::ZERO, h, Vec2::ZERO, h, 0.0).expect("overlap");
         assert_eq!(same.normal, FALLBACK_NORMAL);
     }
 }

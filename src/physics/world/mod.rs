@@ -290,6 +290,9 @@ impl World {
                 self.scratch
                     .new_slot_of
                     .reserve(room.saturating_sub(self.scratch.new_slot_of.len()));
+                // At most an island per slot: room for all of them asleep, so that more
+                // islands falling asleep at once than ever before do not allocate in a step.
+                self.sleeping_islands.reserve(room.saturating_sub(self.sleeping_islands.len()));
                 id as usize
             }
         };

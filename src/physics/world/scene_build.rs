@@ -235,6 +235,7 @@ impl World {
         let room = self.slots.len();
         self.scratch.reorder_keys.reserve(room);
         self.scratch.new_slot_of.reserve(room);
+        self.sleeping_islands.reserve(room.saturating_sub(self.sleeping_islands.len()));
     }
 
     /// The rest of a checked solver state: step count, island id, the

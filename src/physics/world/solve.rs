@@ -78,6 +78,12 @@ impl World {
             &mut self.scratch.solver.bodies,
             |c, inverse_mass_a, inverse_mass_b| projection.add(c, inverse_mass_a, inverse_mass_b),
         );
+        // Room for a re-solve of every contact (D1, D10), made in every step, so that the
+        // first re-solve, or a larger one than before, does not allocate in a steady run.
+        let n = self.scratch.contacts.len();
+        let (order, targets) = (&mut self.scratch.resolve_order, &mut self.scratch.bounce_targets);
+        order.reserve(n.saturating_sub(order.len()));
+        targets.reserve(n.saturating_sub(targets.len()));
         // Prepares, then solves four contacts of a colour at a time; equal to the reference
         // `solver::scalar::prepare` and `velocity_iterations` passes of
         // `solver::solve_in_order` over `solve_order.order()`.
@@ -211,10 +217,8 @@ impl World {
         }
         self.scratch.resolve_order.clear();
         self.scratch.bounce_targets.clear();
-        // List order: any fixed order converges and keeps the step deterministic. Room for
-        // every contact, so a larger re-solve than before does not allocate mid-run.
-        self.scratch.resolve_order.reserve(self.scratch.contacts.len());
-        self.scratch.bounce_targets.reserve(self.scratch.contacts.len());
+        // List order: any fixed order converges and keeps the step deterministic. (Room for
+        // every contact was made by `solve_velocities`.)
         for index in 0..self.scratch.contacts.len() as u32 {
             let c = &mut self.scratch.contacts[index as usize];
             if guard.contact_gained(&self.scratch.solver.bodies, island, c) {
