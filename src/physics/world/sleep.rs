@@ -344,3 +344,36 @@ fn still(body: &mut Body, (linear, angular): (f32, f32), min_span: f32, dt: f32)
     (body.position - body.anchor).length_squared() <= reach * reach
         && (body.angle - body.rest_angle).abs() <= turn
 }
+
+/// What deviation D12 of docs/physics.md asks of the bodies at a step's start: how many are
+/// awake, how many of those are resting (`rest_time > 0`), and the largest awake speed.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct RestCensus {
+    awake: u32,
+    resting: u32,
+    fastest_squared: f32,
+}
+
+impl RestCensus {
+    /// Counts `body` if it is awake and dynamic.
+    #[inline(always)]
+    pub(super) fn count(&mut self, body: &Body) {
+        if is_awake_dynamic(body) {
+            self.awake += 1;
+            self.resting += u32::from(body.rest_time > 0.0);
+            let speed_squared = body.velocity.length_squared();
+            if speed_squared > self.fastest_squared {
+                self.fastest_squared = speed_squared;
+            }
+        }
+    }
+
+    /// Whether the world settles (D12): some body awake, at least half of the awake bodies
+    /// resting, and none faster than `bounce_speed` (the restitution threshold: no body
+    /// that could bounce off a resting one).
+    pub(super) fn settling(&self, bounce_speed: f32) -> bool {
+        self.awake > 0
+            && 2 * self.resting >= self.awake
+            && self.fastest_squared < bounce_speed * bounce_speed
+    }
+}

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::sleep::RestCensus;
 use crate::physics::clock::Stopwatch;
 
 use super::*;
@@ -97,17 +98,26 @@ impl World {
 
     /// The first three phases of §4, body by body in one pass over the slots: each touches
     /// only its own body, so doing them together gives the same result as three passes and
-    /// reads each body once instead of three times.
+    /// reads each body once instead of three times. On the way, with sleeping on, it counts
+    /// whether the world settles (`StepStats::settling`, D12).
     pub(super) fn start_bodies(&mut self, dt: f32) {
         let rate = self.config.drag_rate;
         let kick = self.gravity_enabled.then_some(self.config.gravity * dt);
+        // Whether the world settles (D12), from the velocities before gravity; only read
+        // with sleeping on.
+        let census_on = self.config.sleeping_enabled;
+        let mut census = RestCensus::default();
         for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
             apply_drag(body, rate);
             remember_state(body);
+            if census_on {
+                census.count(body);
+            }
             if let Some(dv) = kick {
                 integrate_velocity(body, dv);
             }
         }
+        self.stats.settling = census_on && census.settling(self.config.restitution_threshold);
         // The few bodies with forces or a gravity scale (R-GAME-5), skipped above.
         if !self.forces.is_empty() {
             self.apply_forces(dt);

@@ -174,6 +174,15 @@ impl WideContacts {
         // of each colour's last group, lanes 1.. of each overflow group) here. The check after the
         // loop makes sure that each colour got exactly its count of contacts, so no lane keeps
         // an index of an earlier step (which [`solve`](Self::solve) relies on).
+        //
+        // Room first for the most groups this many contacts can need outside the overflow (a
+        // quarter of them, and a part-filled group per colour), whichever kind they are: a
+        // colouring that packs worse than any before then does not allocate in a steady run.
+        let room = contacts.len().div_ceil(LANES) + counts.len();
+        self.linear.reserve(room.saturating_sub(self.linear.len()));
+        self.linear_contacts.reserve(room.saturating_sub(self.linear_contacts.len()));
+        self.rolling.reserve(room.saturating_sub(self.rolling.len()));
+        self.rolling_contacts.reserve(room.saturating_sub(self.rolling_contacts.len()));
         self.linear.resize(linear_total, LinearGroup::dummy(sink));
         self.linear_contacts.resize(linear_total, [NO_CONTACT; LANES]);
         self.rolling.resize(rolling_total, RollingGroup::dummy(sink));
