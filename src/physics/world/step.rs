@@ -160,6 +160,9 @@ impl World {
             rolling_resistance: self.config.rolling_resistance,
         };
         let mut moving_kinematic = 0;
+        // The sweep's boxes grow by half the contact tolerance each way, so that it also
+        // pairs shapes that touch within it (D11, see `collide_bodies`).
+        let grow = Vec2::splat(0.5 * collision::CONTACT_TOLERANCE);
         let per_slot = self.scratch.colliders.iter_mut().zip(self.scratch.awake_dynamic.iter_mut());
         for (index, (slot, (collider, awake_flag))) in self.slots.iter().zip(per_slot).enumerate() {
             let Some(body) = &slot.body else {
@@ -174,9 +177,6 @@ impl World {
             let pairs = awake || is_moving_kinematic(body);
             moving_kinematic += usize::from(pairs && !awake);
             let state = if pairs { ProxyState::Awake } else { ProxyState::Passive };
-            // Grown by half the contact tolerance each way, so that the sweep also pairs
-            // shapes that touch within it (see `collide_bodies`).
-            let grow = Vec2::splat(0.5 * collision::CONTACT_TOLERANCE);
             proxies.push(Proxy { index: index as u32, min: min - grow, max: max + grow, state });
             let handle_bits = slot.handle_bits();
             *collider = Collider {
