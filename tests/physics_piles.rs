@@ -116,7 +116,7 @@ fn a_pour_of_4000_equal_density_circles_falls_asleep_r_rest_3() {
 /// R-REST-3: the mixed pile of 500 bodies of all four presets (steel 13 times as dense as
 /// wood, rubber bouncing with e = 0.8).
 #[test]
-#[ignore = "R-REST-3 not met yet: asleep 6.45 s after the last arrival (5.96 s before D8, \
+#[ignore = "R-REST-3 not met yet: asleep 5.43 s after the last arrival (5.96 s before D8, \
             5.68 s before D11 and D12); bodies are still thrown up at 110-1060 px/s 2-5 s \
             after it (docs/physics.md O2)"]
 fn the_mixed_pile_of_500_falls_asleep_r_rest_3() {
