@@ -33,8 +33,8 @@ pub struct StepStats {
     /// Bodies the emergency brake had to push back this step (§10).
     pub braked: usize,
     /// Whether the world was settling at the step's start, so that the step solved with half
-    /// again as many passes as `velocity_iterations`: sleeping on, at least half of the awake bodies
-    /// resting, and none faster than `restitution_threshold` (deviation D12 of
+    /// again as many passes as `velocity_iterations`: sleeping on, at least half of the
+    /// awake bodies resting, and none faster than `restitution_threshold` (deviation D12 of
     /// docs/physics.md).
     pub settling: bool,
     /// Whether this step sorted the slots into space order first (`World::step` does so
