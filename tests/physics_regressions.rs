@@ -65,6 +65,41 @@ fn switching_gravity_off_does_not_launch_a_resting_pile_r_slp_4() {
     }
 }
 
+/// Found by issue 14's energy trace of `mixed(500, 3)`: an island woken by a touch inside
+/// a step was solved from the impulses that held it up when it fell asleep (one step's
+/// weight, m·g·dt), but the step's gravity had passed it by as a sleeper, so the whole
+/// pile jumped up at g·dt = 8.17 px/s: energy from nothing at every wake (§7, R-SLP-4).
+/// A box set down at rest beside a sleeping tower wakes it; no tower box may then move
+/// faster than 0.1 px/s (before the fix: 1.62 px/s upwards in the step of the wake).
+#[test]
+fn a_touch_wakes_a_sleeping_tower_without_launching_it_r_slp_4() {
+    let config = PhysicsConfig::default();
+    let mut w = scenes::tower(5, 40.0).build(config.clone()).expect("scene");
+    let tower: Vec<_> = w.handles().collect();
+    let mut asleep = false;
+    for _ in 0..600 {
+        w.step(config.time_step).expect("step");
+        asleep = w.stats().awake == 0;
+        if asleep {
+            break;
+        }
+    }
+    assert!(asleep, "the tower falls asleep");
+    // On the floor, its left side touching the bottom box's right side.
+    let bottom = w.body(tower[0]).expect("bottom box").position();
+    let spot = Vec2::new(bottom.x + 20.0 + 12.0, bottom.y + 8.0);
+    w.add_body(BodyDesc::rect(Vec2::splat(24.0), spot)).expect("a box beside the tower");
+    for step in 0..30 {
+        w.step(config.time_step).expect("step");
+        for &h in &tower {
+            let body = w.body(h).expect("tower box");
+            assert!(!body.is_sleeping(), "step {step}: the touch woke the tower");
+            let speed = body.velocity().length();
+            assert!(speed < 0.1, "step {step}: a woken tower box moves at {speed} px/s");
+        }
+    }
+}
+
 /// Gravity off, no friction: kinetic energy before and after each of `steps` steps.
 fn kinetic_energies(world: &mut World, steps: usize) -> Vec<f64> {
     let dt = world.config().time_step;

@@ -234,21 +234,49 @@ impl World {
     /// the speed limits at once (§12). Each entry touches only its own body, so the order of
     /// the map does not matter.
     pub(super) fn apply_forces(&mut self, dt: f32) {
-        let gravity = if self.gravity_enabled { self.config.gravity } else { Vec2::ZERO };
-        let (max_speed, max_spin) = self.config.speed_limits();
         for (&id, forces) in &self.forces {
             let slot = self.slot_of_id[id as usize] as usize;
-            let Some(body) = self.slots[slot].body.as_mut() else { continue };
-            if !is_awake_dynamic(body) || body.held {
-                continue;
+            if let Some(body) = self.slots[slot].body.as_mut() {
+                kick_forced(body, forces, (self.gravity_enabled, &self.config), dt);
             }
-            // `F·(dt/m)`, not `(F/m)·dt`: F/m of a force near 1e30 on a light body would
-            // overflow, F·(dt/m) stays finite for every accepted force.
-            let dv =
-                gravity * (forces.gravity_scale * dt) + forces.force * (body.inverse_mass * dt);
-            body.velocity = crate::physics::math::clamp_length(body.velocity + dv, max_speed);
-            let spin = body.angular_velocity + forces.torque * (body.inverse_inertia * dt);
-            body.angular_velocity = spin.clamp(-max_spin, max_spin);
         }
     }
+
+    /// The first half of semi-implicit Euler for a body woken inside the step, after
+    /// `start_bodies` passed it by as a sleeper (§3, §11): gravity's kick, or its forces'
+    /// for a forced body.
+    pub(super) fn kick_woken(&mut self, index: usize, dt: f32) {
+        let slot = &mut self.slots[index];
+        let Some(body) = slot.body.as_mut() else { return };
+        if body.forced() {
+            if let Some(forces) = self.forces.get(&slot.id) {
+                kick_forced(body, forces, (self.gravity_enabled, &self.config), dt);
+            }
+        } else if self.gravity_enabled && is_awake_dynamic(body) && !body.held {
+            // What `integrate_velocity` gives a body that is not forced.
+            body.velocity += self.config.gravity * dt;
+        }
+    }
+}
+
+/// `v ← v + (s·g + F/m)·dt`, `ω ← ω + (τ/I)·dt` for an awake dynamic body that is not held
+/// (§3, R-GAME-5), clamped to the speed limits at once (§12); `gravity_on` and `config`
+/// give the gravity.
+fn kick_forced(
+    body: &mut Body,
+    forces: &Forces,
+    (gravity_on, config): (bool, &PhysicsConfig),
+    dt: f32,
+) {
+    if !is_awake_dynamic(body) || body.held {
+        return;
+    }
+    let gravity = if gravity_on { config.gravity } else { Vec2::ZERO };
+    let (max_speed, max_spin) = config.speed_limits();
+    // `F·(dt/m)`, not `(F/m)·dt`: F/m of a force near 1e30 on a light body would overflow,
+    // F·(dt/m) stays finite for every accepted force.
+    let dv = gravity * (forces.gravity_scale * dt) + forces.force * (body.inverse_mass * dt);
+    body.velocity = crate::physics::math::clamp_length(body.velocity + dv, max_speed);
+    let spin = body.angular_velocity + forces.torque * (body.inverse_inertia * dt);
+    body.angular_velocity = spin.clamp(-max_spin, max_spin);
 }

@@ -36,9 +36,13 @@ use super::*;
 
 impl World {
     /// Wakes every sleeping island touched by an awake dynamic body or a moving kinematic
-    /// one (§11, R-SLP-4, R-GAME-4).
+    /// one (§11, R-SLP-4, R-GAME-4), and gives its bodies the gravity of this step of
+    /// `dt`, which `start_bodies` passed them by as sleepers (`kick_woken`): their contacts
+    /// start from the impulses that held them up when they fell asleep, and without the
+    /// weight those impulses carried, a woken pile jumped up at `g·dt` (8 px/s), a whole
+    /// pile's worth of energy from nothing at every wake.
     /// Returns whether any island woke.
-    pub(super) fn wake_touched_sleepers(&mut self) -> bool {
+    pub(super) fn wake_touched_sleepers(&mut self, dt: f32) -> bool {
         // Bodies only fall asleep as part of a registered island (`update_sleep`).
         if self.sleeping_islands.is_empty() {
             return false;
@@ -52,7 +56,9 @@ impl World {
                     continue;
                 };
                 if s.sleeping && (is_awake_dynamic(o) || is_moving_kinematic(o)) {
-                    self.wake_slot(sleeper);
+                    if let Some(id) = s.sleep_island() {
+                        self.wake_island_in_step(id, Some(dt));
+                    }
                     woke = true;
                 }
             }
@@ -198,12 +204,22 @@ impl World {
     /// Wakes a whole sleeping island (R-SLP-4): every body that carries its id. One pass
     /// over the bodies; waking is an event (a touch, a grab, a deletion), not per-step work.
     pub(super) fn wake_island(&mut self, id: u32) {
+        self.wake_island_in_step(id, None);
+    }
+
+    /// [`wake_island`](Self::wake_island), inside a step of `dt` after its gravity
+    /// (`Some(dt)`: the woken bodies get it now), or between steps (`None`).
+    fn wake_island_in_step(&mut self, id: u32, dt: Option<f32>) {
         if self.sleeping_islands.remove(&id).is_none() {
             return;
         }
-        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+        for index in 0..self.slots.len() {
+            let Some(body) = self.slots[index].body.as_mut() else { continue };
             if body.sleep_island == id {
                 wake_body(body);
+                if let Some(dt) = dt {
+                    self.kick_woken(index, dt);
+                }
             }
         }
         self.stats.sleeping_islands = self.sleeping_islands.len();

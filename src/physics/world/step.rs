@@ -45,7 +45,7 @@ impl World {
             self.find_pairs(); //          sweep and prune (§5)
             broad += clock.lap();
             self.collide_bodies(); //      body–body contacts, warm-start lookup (§5, §6)
-            let woke = self.wake_touched_sleepers(); // whole islands (§11)
+            let woke = self.wake_touched_sleepers(dt); // whole islands (§11)
             narrow += clock.lap();
             if !woke {
                 break;
