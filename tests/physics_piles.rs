@@ -116,18 +116,18 @@ fn a_pour_of_4000_equal_density_circles_falls_asleep_r_rest_3() {
 /// R-REST-3: the mixed pile of 500 bodies of all four presets (steel 13 times as dense as
 /// wood, rubber bouncing with e = 0.8).
 #[test]
-#[ignore = "R-REST-3 not met yet: asleep 5.43 s after the last arrival (5.96 s before D8, \
-            5.68 s before D11 and D12); bodies are still thrown up at 110-1060 px/s 2-5 s \
-            after it (docs/physics.md O2)"]
+#[ignore = "R-REST-3 not met yet: asleep 7.58 s after the last arrival (5.43 s before the \
+            mid-step wake got its gravity, D4; 5.96 s before D8); bodies are still thrown up \
+            at 110-1060 px/s 2-5 s after it (docs/physics.md O2)"]
 fn the_mixed_pile_of_500_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::mixed(500, 3));
 }
 
 /// R-REST-3: the mixed pile of 2,000 bodies.
 #[test]
-#[ignore = "R-REST-3 not met yet: not asleep within 30 s of the last arrival; 5-7 contacts \
-            stay 1.0-1.3 px deep, and R-REST-2 (D9) keeps the island awake while they do \
-            (docs/physics.md O2)"]
+#[ignore = "R-REST-3 not met yet: asleep 7.74 s after the last arrival (never before D9 \
+            settled islands with lasting deep contacts); rubber bodies still bounce and wake \
+            the pile (docs/physics.md O2)"]
 fn the_mixed_pile_of_2000_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::mixed(2_000, 3));
 }

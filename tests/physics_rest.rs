@@ -3,7 +3,7 @@
 
 mod common;
 
-use bevy_sandbox_physics::physics::{BodyDesc, PhysicsConfig, Shape, World, scenes};
+use bevy_sandbox_physics::physics::{BodyDesc, Material, PhysicsConfig, Shape, World, scenes};
 use common::*;
 use glam::Vec2;
 
@@ -67,4 +67,33 @@ fn a_box_set_into_a_settled_pile_is_pushed_out_before_it_sleeps_r_rest_2() {
              overlap and {wall} px in a wall"
         );
     }
+}
+
+/// R-REST-2 and R-REST-3: a steel block (150 × 150 px) on three pillars of eight wooden
+/// boxes (24 px), about 500 times as heavy as each box. Eight velocity passes leave the
+/// pillars sinking a little every step and the projection lifts them back as far, so some
+/// of their contacts stay 0.5–0.8 px deeper than the slop for good. Such an island is
+/// settled by more projection passes before it sleeps (D9): it must sleep within 15 s
+/// (measured: 10.45 s) with no pair deeper than slop + 0.5 px and nothing deeper than that
+/// in the floor. Before D9 settled islands, it was still awake after 20 s, its deepest
+/// contact 1.03 px: a body in a deep contact never rested.
+#[test]
+fn a_steel_block_on_wooden_pillars_sleeps_with_no_overlap_frozen_r_rest_2() {
+    let config = PhysicsConfig::default();
+    let slop = config.penetration_slop;
+    let mut w = world_with(Vec2::new(800.0, 800.0), config);
+    let floor = w.bounds().1.y;
+    for pillar in [-1.0, 0.0, 1.0] {
+        for row in 0..8 {
+            let spot = Vec2::new(400.0 + 24.0 * pillar, floor - 12.0 - 24.0 * row as f32);
+            add(&mut w, BodyDesc::new(Shape::rect(24.0, 24.0), spot).with_material(Material::WOOD));
+        }
+    }
+    let block = Vec2::new(400.0, floor - 8.0 * 24.0 - 75.0);
+    add(&mut w, BodyDesc::new(Shape::rect(150.0, 150.0), block).with_material(Material::STEEL));
+    let (steps, pair, wall) = overlaps_when_asleep(&mut w, 15 * 120);
+    assert!(
+        pair <= slop + 0.5 && wall <= slop + 0.5,
+        "asleep after {steps} steps with a {pair} px overlap and {wall} px in a wall"
+    );
 }

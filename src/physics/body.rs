@@ -454,6 +454,10 @@ pub(crate) const SENSOR: u8 = 1;
 pub(crate) const REPORTS: u8 = 2;
 /// [`Body::flags`]: the body has forces beyond plain gravity (R-GAME-5), see `forced`.
 pub(crate) const FORCED: u8 = 4;
+/// [`Body::flags`]: the body was in a contact deeper than slop + 0.5 px at its last step
+/// (§11, deviation D9 of docs/physics.md): a rest shorter than `time_to_sleep` starts over
+/// when this changes.
+pub(crate) const DEEP: u8 = 8;
 /// The flags that concern contacts: [`SENSOR`] and [`REPORTS`].
 pub(crate) const CONTACT_FLAGS: u8 = SENSOR | REPORTS;
 

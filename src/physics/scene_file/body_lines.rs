@@ -64,7 +64,7 @@ pub(super) fn split_bodies(text: &str) -> Option<(String, Vec<SceneBody>)> {
 }
 
 /// The fields of [`SceneBody`] in the order they are written.
-const FIELDS: [&str; 18] = [
+const FIELDS: [&str; 19] = [
     "shape",
     "kind",
     "material",
@@ -82,6 +82,7 @@ const FIELDS: [&str; 18] = [
     "rest_time",
     "rest_anchor",
     "rest_angle",
+    "deep_contact",
     "drag_target",
 ];
 
@@ -148,6 +149,7 @@ fn read_body(inner: &str) -> Option<SceneBody> {
             "rest_time" => body.rest_time = at.number()?,
             "rest_anchor" => body.rest_anchor = Some(at.some_vec2()?),
             "rest_angle" => body.rest_angle = at.number()?,
+            "deep_contact" => body.deep_contact = at.boolean()?,
             "drag_target" => body.drag_target = Some(at.some_vec2()?),
             _ => return None,
         }
@@ -341,6 +343,7 @@ mod tests {
         maybe(bits, &mut |b| body.rest_time = b.float());
         maybe(bits, &mut |b| body.rest_anchor = Some(b.vec2()));
         maybe(bits, &mut |b| body.rest_angle = b.float());
+        maybe(bits, &mut |b| body.deep_contact = b.chance());
         maybe(bits, &mut |b| body.drag_target = Some(b.vec2()));
         body
     }

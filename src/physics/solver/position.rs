@@ -20,6 +20,8 @@
 //!   `depth_now = depth − ((p_B − p_B⁰) − (p_A − p_A⁰))·n`. That is exact for walls and
 //!   rectangles and a very good approximation for circles.
 
+use std::f32::consts::FRAC_1_SQRT_2;
+
 use glam::Vec2;
 
 #[cfg(test)]
@@ -132,6 +134,90 @@ impl Projection {
                 deep[b] = true;
             }
         }
+    }
+
+    /// Copies into `into` (cleared first) the contacts with a body for which `keep` is
+    /// true (`keep` has one entry per position; walls and other immovable bodies have
+    /// `false`), in their order.
+    pub fn keep_only(&self, keep: &[bool], into: &mut Projection) {
+        into.clear();
+        into.contacts.extend(
+            self.contacts.iter().filter(|c| keep[c.a as usize] || keep[c.b as usize]).copied(),
+        );
+    }
+
+    /// Settles the contacts before their bodies sleep (§11, deviation D9 of
+    /// docs/physics.md): passes, at most `settings.iterations`, until no contact is deeper than
+    /// `target`. With gravity (`down`, its unit direction) a pile rests on its floor: the
+    /// contacts are taken bottom first, and a contact along gravity (within 45°) lifts its
+    /// upper body alone, by its whole excess over the slop, so that one pass carries a
+    /// correction from the floor up through a whole column (shock propagation). Other
+    /// contacts, and every contact without gravity, are split by inverse mass as in the
+    /// step's passes, but by their whole excess (`settings.factor` is not used).
+    /// Reorders the contacts.
+    pub fn settle(
+        &mut self,
+        positions: &mut [Vec2],
+        start_positions: &[Vec2],
+        settings: &ProjectionSettings,
+        down: Option<Vec2>,
+        target: f32,
+    ) {
+        let start_positions = &start_positions[..positions.len()];
+        if let Some(down) = down {
+            // Bottom first: by the height of the lower body; a contact with an immovable
+            // body (the floor, a wall, a sleeper) before all others.
+            let lower = |c: &ProjectionContact| {
+                if c.inverse_mass_a == 0.0 || c.inverse_mass_b == 0.0 {
+                    f32::INFINITY
+                } else {
+                    positions[c.a as usize].dot(down).max(positions[c.b as usize].dot(down))
+                }
+            };
+            self.contacts.sort_by(|x, y| lower(y).total_cmp(&lower(x)));
+        }
+        for _ in 0..settings.iterations {
+            if self.deepest(positions, start_positions) <= target {
+                return;
+            }
+            for c in &self.contacts {
+                let (a, b) = (c.a as usize, c.b as usize);
+                let moved =
+                    (positions[b] - start_positions[b]) - (positions[a] - start_positions[a]);
+                let excess = c.depth - moved.dot(c.normal) - settings.slop;
+                if excess <= 0.0 {
+                    continue;
+                }
+                let along = down.map_or(0.0, |down| c.normal.dot(down));
+                // B lies below A when the normal (A to B) points down: B carries A.
+                let upper_movable =
+                    if along > 0.0 { c.inverse_mass_a > 0.0 } else { c.inverse_mass_b > 0.0 };
+                let (wa, wb, correction) = if along.abs() > FRAC_1_SQRT_2 && upper_movable {
+                    // Uncapped: `excess` holds what the lower body was lifted by too, and
+                    // an island settles only with overlaps up to `SETTLE_REACH` past the slop.
+                    let (wa, wb) = if along > 0.0 { (1.0, 0.0) } else { (0.0, 1.0) };
+                    (wa, wb, excess)
+                } else {
+                    let correction = excess.min(settings.max_correction);
+                    (c.inverse_mass_a / c.total, c.inverse_mass_b / c.total, correction)
+                };
+                positions[a] -= c.normal * (correction * wa);
+                positions[b] += c.normal * (correction * wb);
+            }
+        }
+    }
+
+    /// The deepest of the contacts at `positions` (depth at detection minus the approach
+    /// since), px; `f32::NEG_INFINITY` without contacts.
+    pub fn deepest(&self, positions: &[Vec2], start_positions: &[Vec2]) -> f32 {
+        let start_positions = &start_positions[..positions.len()];
+        let mut deepest = f32::NEG_INFINITY;
+        for c in &self.contacts {
+            let (a, b) = (c.a as usize, c.b as usize);
+            let moved = (positions[b] - start_positions[b]) - (positions[a] - start_positions[a]);
+            deepest = deepest.max(c.depth - moved.dot(c.normal));
+        }
+        deepest
     }
 
     /// Forgets the contacts added so far (keeping the memory).
@@ -249,6 +335,57 @@ mod tests {
         let bits =
             |v: &[Vec2]| v.iter().map(|p| p.to_array().map(f32::to_bits)).collect::<Vec<_>>();
         assert_eq!(bits(&reference), bits(&fast));
+    }
+
+    /// D9 of docs/physics.md (R-REST-2): settling takes a column bottom first and lifts
+    /// each upper body by its contact's whole excess, so one pass leaves every contact of a
+    /// column on an immovable floor at the slop, whatever the masses and the contacts'
+    /// order; the step's projection, one pass at the same factor, leaves them deeper.
+    #[test]
+    fn settling_lifts_a_whole_column_off_its_floor_in_one_pass_r_rest_2() {
+        // Body 0 is the floor; bodies 1–5 stand on it, 10 px apart, y up; each contact 2 px
+        // deep, listed top first.
+        let n = 6;
+        let bodies: Vec<SolverBody> = (0..n)
+            .map(|i| SolverBody {
+                inverse_mass: if i == 0 { 0.0 } else { 1.0 / i as f32 },
+                ..SolverBody::default()
+            })
+            .collect();
+        let start: Vec<Vec2> = (0..n).map(|i| Vec2::new(0.0, 10.0 * i as f32)).collect();
+        let contacts: Vec<SolverContact> = (0..n - 1)
+            .rev()
+            .map(|i| contact_between(i as u32, i as u32 + 1, Vec2::Y, 2.0))
+            .collect();
+        let settings = ProjectionSettings { iterations: 1, factor: 1.0, ..SETTINGS };
+        let depths = |projection: &Projection, positions: &[Vec2]| -> Vec<f32> {
+            projection
+                .contacts
+                .iter()
+                .map(|c| {
+                    let moved = (positions[c.b as usize] - start[c.b as usize])
+                        - (positions[c.a as usize] - start[c.a as usize]);
+                    c.depth - moved.dot(c.normal)
+                })
+                .collect()
+        };
+
+        let mut settled = start.clone();
+        let mut projection = Projection::default();
+        for c in &contacts {
+            projection.add(c, bodies[c.a as usize].inverse_mass, bodies[c.b as usize].inverse_mass);
+        }
+        projection.settle(&mut settled, &start, &settings, Some(Vec2::NEG_Y), 0.0);
+        for depth in depths(&projection, &settled) {
+            assert!((depth - SETTINGS.slop).abs() < 1e-5, "a contact left {depth} px deep");
+        }
+        assert_eq!(settled[0], start[0], "the floor stays put");
+        assert!((settled[5].y - start[5].y - 5.0 * 1.5).abs() < 1e-4, "the top rises 7.5 px");
+
+        let mut projected = start.clone();
+        Projection::default().run(&contacts, &mut projected, &start, &bodies, &settings);
+        let deepest = depths(&projection, &projected).into_iter().fold(0.0, f32::max);
+        assert!(deepest > SETTINGS.slop + 0.5, "one plain pass leaves {deepest} px");
     }
 
     #[test]

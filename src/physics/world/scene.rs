@@ -141,6 +141,11 @@ pub struct SceneBody {
     /// only; finite).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::zero"))]
     pub rest_angle: f32,
+    /// In a contact deeper than slop + 0.5 px at its last step (§11, deviation D9 of
+    /// docs/physics.md): a rest shorter than `time_to_sleep` starts over when this changes
+    /// (default false).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::not"))]
+    pub deep_contact: bool,
     /// `Some(target)`: held by a drag controller, heading for `target` (§13); dynamic
     /// bodies only. Default `None`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
@@ -168,6 +173,7 @@ impl SceneBody {
             rest_time: 0.0,
             rest_anchor: None,
             rest_angle: 0.0,
+            deep_contact: false,
             drag_target: None,
         }
     }
@@ -432,6 +438,7 @@ impl SceneFile {
                     rest_time: body.rest_time,
                     rest_anchor: resting.then_some(body.anchor),
                     rest_angle: if resting { body.rest_angle } else { 0.0 },
+                    deep_contact: body.flags & DEEP != 0,
                     drag_target: body.drag_target(),
                     ..SceneBody::new(BodyDesc {
                         gravity_scale: forces.gravity_scale,

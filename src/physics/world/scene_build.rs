@@ -186,6 +186,9 @@ impl World {
                 body.velocity = desc.velocity;
             }
             body.rest_time = scene_body.rest_time;
+            if scene_body.deep_contact {
+                body.flags |= DEEP;
+            }
             if let Some(anchor) = scene_body.rest_anchor {
                 (body.anchor, body.rest_angle) = (anchor, scene_body.rest_angle);
             }

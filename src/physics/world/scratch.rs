@@ -97,9 +97,13 @@ pub(super) struct Scratch {
     pub(super) awake_dynamic: Vec<bool>,
     pub(super) island_rest: Vec<f32>,
     /// Per solver index: in a contact still deeper than slop + 0.5 px after the projection
-    /// (`Projection::mark_deep`), so not at rest (§11, D9, R-REST-2). Filled only while
-    /// sleeping is on.
+    /// (`Projection::mark_deep`), so its island is settled before it sleeps (§11, D9,
+    /// R-REST-2). Filled only while sleeping is on.
     pub(super) deep: Vec<bool>,
+    /// Per solver index: a body of an island that settles before it sleeps, and the
+    /// contacts of those islands (D9, `World::settle_before_sleep`).
+    pub(super) settling: Vec<bool>,
+    pub(super) settle_projection: Projection,
     pub(super) island_id: Vec<u32>,
 }
 

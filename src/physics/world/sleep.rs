@@ -4,12 +4,14 @@
 //! visibly "breathe" or creep. Resting bodies are therefore frozen:
 //! 1. Each body counts how long it has been nearly still without a break: on average
 //!    since its rest began `|v| ≤ 4 px/s` and `|ω| ≤ 0.1 rad/s` (deviation D8 of
-//!    docs/physics.md, see `still`), and in no contact deeper than slop + 0.5 px (D9).
+//!    docs/physics.md, see `still`).
 //! 2. Bodies touching directly or through others form an **island** (union-find over the
 //!    body–body contacts). Walls and static bodies join no island; otherwise everything on
 //!    the floor would be one.
 //! 3. An island falls asleep when **all** its bodies have rested for `time_to_sleep`
-//!    (0.5 s); each body records its island.
+//!    (0.5 s); each body records its island. If one of its contacts is then deeper than
+//!    slop + 0.5 px, more projection passes settle the island first, and it stays awake if
+//!    they cannot (D9, `settle_before_sleep`).
 //! 4. Sleepers are neither integrated nor solved, which also saves time.
 //! 5. Waking is always for the whole island: on a touch by an awake dynamic body, on a grab,
 //!    on a gravity toggle or config change, and when one of its bodies is removed.
@@ -26,9 +28,9 @@
 //! roll off); the effect is limited to a few px, and stricter thresholds would make resting
 //! piles sleep later.
 //!
-//! The other way round, a deep pile of very unequal masses may sleep late or never: in the
-//! one island of `scenes::mixed(2000, 3)` (steel 13 times as dense as wood) a few contacts
-//! stay 1.0–1.3 px deep, and D9 keeps it awake while they do (docs/physics.md, O2).
+//! The other way round, a pile with bouncy bodies may sleep late: a rubber ball (e = 0.8)
+//! thrown up at 1,000 px/s may bounce for seconds, as §7 says it must, and each landing on
+//! the pile keeps its island awake (docs/physics.md, O2).
 
 use std::collections::HashSet;
 
@@ -117,13 +119,21 @@ impl World {
             }
             awake += 1;
             // At rest: slow on average since its rest began, counting what the projection
-            // and the brake moved (`still`, deviations D6 and D8 of docs/physics.md), and in
-            // no contact deeper than slop + 0.5 px (`correct_positions`, D9): an island that
-            // fell asleep while the projection still pushed two bodies apart would keep
-            // their overlap frozen (R-REST-2). A held body never rests (§13), nor does a
+            // and the brake moved (`still`, deviations D6 and D8 of docs/physics.md). A
+            // contact deeper than slop + 0.5 px is settled before the island sleeps
+            // (`settle_before_sleep`, D9). A held body never rests (§13), nor does a
             // dynamic sensor, so that its overlaps stay current (R-GAME-2).
+            // Entering or leaving a contact deeper than slop + 0.5 px starts a rest shorter
+            // than `time_to_sleep` over (D9): the projection is still at work there. A rest
+            // in a deep contact counts on, so that an island whose deep contacts last (and
+            // whose bodies are still) comes to `settle_before_sleep`.
+            if (body.flags & DEEP != 0) != deep {
+                body.flags ^= DEEP;
+                if body.rest_time < min_span {
+                    body.rest_time = 0.0;
+                }
+            }
             let resting = !body.held
-                && !deep
                 && body.flags & SENSOR == 0
                 && still(body, (linear, angular), min_span, dt);
             body.rest_time = if resting { body.rest_time + dt } else { 0.0 };
@@ -141,6 +151,7 @@ impl World {
             return;
         }
 
+        self.settle_before_sleep();
         self.scratch.island_id.clear();
         self.scratch.island_id.resize(n, u32::MAX);
         let time_to_sleep = self.config.time_to_sleep;
@@ -172,6 +183,101 @@ impl World {
             }
         }
         self.stats.sleeping_islands = self.sleeping_islands.len();
+    }
+
+    /// An island about to fall asleep with a contact deeper than slop + 0.5 px is settled
+    /// first (§11, deviation D9 of docs/physics.md): more projection passes over its
+    /// contacts alone, bottom first (`Projection::settle`), up to [`SETTLE_PASSES`], until
+    /// every one is within slop + 0.25 px. If one is still deeper than slop + 0.5 px after
+    /// them, or was deeper than slop + [`SETTLE_REACH`] before, the island stays awake as
+    /// it was, and the bodies of those contacts start their rest again.
+    ///
+    /// Why: R-REST-2 asks that sleep freeze no overlap deeper than slop + 0.5 px. In a
+    /// pile of very unequal masses a few contacts stay that deep for good (steel pressed
+    /// into wood: every step's velocity passes leave the steel sinking a little, and the
+    /// step's two projection passes lift it back as far), so their island could never
+    /// sleep. Once it sleeps nothing sinks any more, and the extra passes take the overlap
+    /// out for good. With the projection switched off (R-LAB-1) nothing is settled: such
+    /// an island stays awake.
+    fn settle_before_sleep(&mut self) {
+        let time_to_sleep = self.config.time_to_sleep;
+        let n = self.slots.len();
+        let scratch = &mut self.scratch;
+        let (roots, island_rest) = (&scratch.island_root[..n], &mut scratch.island_rest[..]);
+        // The islands to settle, marked at their roots: ready, with a deep body.
+        let settling = &mut scratch.settling;
+        settling.clear();
+        settling.resize(scratch.positions.len(), false);
+        let mut any = false;
+        for (&deep, &root) in scratch.deep.iter().zip(roots) {
+            if deep && root != u32::MAX && island_rest[root as usize] >= time_to_sleep {
+                settling[root as usize] = true;
+                any = true;
+            }
+        }
+        if !any {
+            return;
+        }
+        // Then every body of those islands, at its position after the brake.
+        for index in 0..n {
+            let root = roots[index];
+            if root != u32::MAX && settling[root as usize] {
+                settling[index] = true;
+                if let Some(body) = &self.slots[index].body {
+                    scratch.positions[index] = body.position;
+                }
+            }
+        }
+        let (positions, starts) = (&mut scratch.positions, &scratch.start_positions);
+        let slop = self.config.penetration_slop;
+        // An island with a contact beyond the passes' reach stays awake, whole.
+        scratch.projection.keep_only(settling, &mut scratch.settle_projection);
+        let deep = &mut scratch.deep;
+        scratch.settle_projection.mark_deep(positions, starts, slop + SETTLE_REACH, deep);
+        let mut hopeless = false;
+        for index in (0..n).filter(|&index| settling[index] && deep[index]) {
+            island_rest[roots[index] as usize] = 0.0;
+            hopeless = true;
+        }
+        if hopeless {
+            for index in 0..n {
+                let root = roots[index];
+                settling[index] &= root != u32::MAX && island_rest[root as usize] >= time_to_sleep;
+            }
+            scratch.projection.keep_only(settling, &mut scratch.settle_projection);
+        }
+        let projecting = self.config.position_correction == PositionCorrection::Projection;
+        let settings = ProjectionSettings {
+            iterations: SETTLE_PASSES,
+            factor: self.config.position_correction_factor,
+            slop,
+            max_correction: self.config.max_position_correction,
+        };
+        let target = slop + 0.5 * DEEP_FOR_SLEEP;
+        let down = (self.gravity_enabled && self.config.gravity != Vec2::ZERO)
+            .then(|| self.config.gravity.normalize());
+        if projecting {
+            scratch.settle_projection.settle(positions, starts, &settings, down, target);
+        }
+        // Whatever is still deeper than sleep allows keeps its island awake; the others
+        // take their settled positions.
+        scratch.settle_projection.mark_deep(positions, starts, slop + DEEP_FOR_SLEEP, deep);
+        for index in (0..n).filter(|&index| settling[index] && deep[index]) {
+            island_rest[roots[index] as usize] = 0.0;
+        }
+        let island_rest = &*island_rest;
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            let Some(body) = slot.body.as_mut() else { continue };
+            let root = roots[index];
+            if root == u32::MAX || !scratch.settling[root as usize] {
+                continue;
+            }
+            if island_rest[root as usize] >= time_to_sleep {
+                body.position = scratch.positions[index];
+            } else if scratch.deep[index] {
+                body.rest_time = 0.0;
+            }
+        }
     }
 
     /// Wakes a body's island (no-op when awake).
@@ -271,6 +377,18 @@ impl World {
         self.stats.sleeping_islands = self.sleeping_islands.len();
     }
 }
+
+/// How much deeper than the slop a contact may be when its island falls asleep, px: the
+/// bound of R-REST-2 (§11, deviation D9).
+pub(super) const DEEP_FOR_SLEEP: f32 = 0.5;
+
+/// How many projection passes at most settle an island before it sleeps (D9).
+const SETTLE_PASSES: u32 = 128;
+
+/// The deepest contact an island may have beyond the slop, px, for the passes to settle
+/// it before it sleeps (D9): a few times what sleep allows. Deeper overlaps, of a body
+/// larger than the world or squeezed against a wall, are left to the step's own passes.
+const SETTLE_REACH: f32 = 4.0 * DEEP_FOR_SLEEP;
 
 /// How close a sleeper's box must come to a changed body's box to be woken, px.
 pub(super) const NEAR_MARGIN: f32 = 1.0;
@@ -376,7 +494,8 @@ impl RestCensus {
     pub(super) fn count(&mut self, body: &Body) {
         if is_awake_dynamic(body) {
             self.awake += 1;
-            self.resting += u32::from(body.rest_time > 0.0);
+            // A rest in a deep contact (D9) is not counted, as before D9 let it count on.
+            self.resting += u32::from(body.rest_time > 0.0 && body.flags & DEEP == 0);
             let speed_squared = body.velocity.length_squared();
             if speed_squared > self.fastest_squared {
                 self.fastest_squared = speed_squared;

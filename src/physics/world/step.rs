@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::sleep::RestCensus;
+use super::sleep::{DEEP_FOR_SLEEP, RestCensus};
 use crate::physics::clock::Stopwatch;
 
 use super::*;
@@ -418,12 +418,11 @@ impl World {
             body.position = position;
             braked += usize::from(brake.apply(body));
         }
-        // A body in a contact the projection left deeper than R-REST-2 lets an island fall
-        // asleep with (slop + 0.5 px) is not at rest (§11, deviation D9): wedged between
-        // neighbours, the projection may move it by less than the sleep threshold while it
-        // still overlaps. What the projection and the brake moved counts as motion through
-        // the position itself (D8). Only sleep reads the marks, so a world without
-        // sleeping skips the pass.
+        // The bodies in a contact the projection left deeper than R-REST-2 lets an island
+        // fall asleep with (slop + 0.5 px): their island is settled before it sleeps (§11,
+        // deviation D9, `settle_before_sleep`). What the projection and the brake moved
+        // counts as motion through the position itself (D8). Only sleep reads the marks,
+        // so a world without sleeping skips the pass.
         let deep = &mut self.scratch.deep;
         if self.config.sleeping_enabled {
             let limit = self.config.penetration_slop + DEEP_FOR_SLEEP;
@@ -436,10 +435,6 @@ impl World {
         self.stats.braked = braked;
     }
 }
-
-/// How much deeper than the slop a contact may be for its bodies to count as resting, px:
-/// the bound of R-REST-2 (§11, deviation D9).
-const DEEP_FOR_SLEEP: f32 = 0.5;
 
 /// A held body heads for its target: `v = (target − position)·rate` (§13, R-DRAG-1).
 pub(super) fn apply_drag(body: &mut Body, rate: f32) {
