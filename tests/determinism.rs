@@ -77,14 +77,14 @@ fn the_default_solver_reproduces_its_pinned_state_hashes() {
         ("large_5000 shuffled", hash_after(&shuffled, 200, false)),
     ];
     let pinned: [u64; 8] = [
-        0xf4a0_c9af_23d9_49bd,
-        0x85d6_9cb2_212e_838c,
-        0xc52f_b341_fdbe_3bff,
+        0x3bbb_4b30_dd25_9dc4,
+        0x9840_fc1c_201b_2d80,
+        0x2b2c_5b8a_d4b9_c6f0,
         0x2c6f_efc0_8ce9_9cd0,
-        0x1307_d626_81d2_3095,
-        0x39a2_d565_522d_c26b,
-        0x59c6_7c99_4410_201f,
-        0x6c1e_8a04_3dc7_9586,
+        0x6fc0_ed97_0e8d_13a9,
+        0x6f74_16c7_bacf_39b3,
+        0xcb59_21f1_584e_77ce,
+        0x0dd4_949d_0c8c_3367,
     ];
     let report: Vec<String> =
         actual.iter().map(|(name, hash)| format!("{name}: {hash:#018x}")).collect();

@@ -97,17 +97,18 @@ fn assert_falls_asleep(scene: &scenes::Scene) {
 }
 
 /// R-REST-3: 1,000 wood circles (radius 12–20 px) poured into a container as wide as their
-/// pile is deep. Measured: all asleep 2.53 s after the last arrival (3.30 s before the rest
-/// rule of D8, 3.19 s before D11 and D12; seeds 1–6 now 2.5–3.4 s); about 0.3 s to run in
-/// the dev profile.
+/// pile is deep. Measured: all asleep 2.37 s after the last arrival (3.30 s before the rest
+/// rule of D8, 3.19 s before D11 and D12, 2.63 s before D13; seeds 1–6 now 2.4–3.1 s);
+/// about 0.3 s to run in the dev profile.
 #[test]
 fn a_pour_of_1000_equal_density_circles_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::pour(1_000, 1));
 }
 
 /// R-REST-3: 4,000 wood circles poured likewise, a pile some 60 rows deep. Measured: all
-/// asleep 4.07 s after the last arrival (18.7 s before D8, 5.20 s before D11 and D12, with
-/// which it "breathed" too long; seeds 1–6 now 4.1–4.6 s).
+/// asleep 4.12 s after the last arrival (18.7 s before D8, 5.20 s before D11 and D12, with
+/// which it "breathed" too long, 4.18 s before D13; seeds 1–6 now 3.9–5.3 s, five of them
+/// within 5 s).
 #[test]
 fn a_pour_of_4000_equal_density_circles_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::pour(4_000, 1));
@@ -116,16 +117,16 @@ fn a_pour_of_4000_equal_density_circles_falls_asleep_r_rest_3() {
 /// R-REST-3: the mixed pile of 500 bodies of all four presets (steel 13 times as dense as
 /// wood, rubber bouncing with e = 0.8).
 #[test]
-#[ignore = "R-REST-3 not met yet: asleep 7.58 s after the last arrival (5.43 s before the \
-            mid-step wake got its gravity, D4; 5.96 s before D8); bodies are still thrown up \
-            at 110-1060 px/s 2-5 s after it (docs/physics.md O2)"]
+#[ignore = "R-REST-3 not met yet: asleep 5.47 s after the last arrival (7.58 s before D13, \
+            5.43 s before the mid-step wake got its gravity, D4); rubber bodies still bounce \
+            2-5 s after it (docs/physics.md O2)"]
 fn the_mixed_pile_of_500_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::mixed(500, 3));
 }
 
 /// R-REST-3: the mixed pile of 2,000 bodies.
 #[test]
-#[ignore = "R-REST-3 not met yet: asleep 7.74 s after the last arrival (never before D9 \
+#[ignore = "R-REST-3 not met yet: asleep 7.99 s after the last arrival (never before D9 \
             settled islands with lasting deep contacts); rubber bodies still bounce and wake \
             the pile (docs/physics.md O2)"]
 fn the_mixed_pile_of_2000_falls_asleep_r_rest_3() {
@@ -133,16 +134,16 @@ fn the_mixed_pile_of_2000_falls_asleep_r_rest_3() {
 }
 
 /// R-REST-3: 4,000 circles of 12–24 px raining into a wide container. Measured: all asleep
-/// 4.34 s after the last arrival (6.58 s before the rest rule of D8 and D9, 4.99 s before
-/// D11 and D12; seeds 1–6 now 4.3–5.0 s).
+/// 3.97 s after the last arrival (6.58 s before the rest rule of D8 and D9, 4.99 s before
+/// D11 and D12, 4.45 s before D13; seeds 1–6 now 4.0–4.9 s).
 #[test]
 fn the_rain_of_4000_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::rain(4_000, 1));
 }
 
-/// R-REST-3: a pyramid of 1,830 boxes of 30 px, base 60. Measured: all asleep 3.64 s after
-/// the last arrival (5.93 s before D8 and D9), although the whole pyramid still jumps
-/// some 117 px when its apex lands (docs/physics.md O2).
+/// R-REST-3: a pyramid of 1,830 boxes of 30 px, base 60. Measured: all asleep 3.25 s after
+/// the last arrival (5.93 s before D8 and D9, 3.56 s before D13, with which it no longer
+/// jumps when its apex lands; docs/physics.md O2).
 #[test]
 fn a_pyramid_of_base_60_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::pyramid(60, 30.0));
