@@ -273,7 +273,12 @@ impl World {
                 continue;
             }
             if island_rest[root as usize] >= time_to_sleep {
+                // Put there, not moved there: the pose it is drawn at from the step's
+                // start on, too. It sleeps, so no later step remembers its pose again
+                // (a world asleep skips its steps), and interpolation would draw it
+                // between the two poses for good.
                 body.position = scratch.positions[index];
+                body.previous_position = body.position;
             } else if scratch.deep[index] {
                 body.rest_time = 0.0;
             }
