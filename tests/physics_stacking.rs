@@ -2,8 +2,11 @@
 
 mod common;
 
-use bevy_sandbox_physics::physics::{PhysicsConfig, scenes};
+use bevy_sandbox_physics::physics::{
+    BodyDesc, BodyOrWall, CollisionEvent, PhysicsConfig, Shape, collide, scenes,
+};
 use common::*;
+use glam::Vec2;
 
 /// Runs a scene for `seconds` and returns (steps until all asleep, largest sideways drift,
 /// largest sink) in px.
@@ -143,4 +146,47 @@ fn a_pyramid_of_base_60_lands_without_jumping_above_its_start_r_rest_3() {
         }
     }
     assert!(rise < 1.0, "a box rose {rise} px above its start");
+}
+
+/// D14 of docs/physics.md (R-COL-1, R-GAME-1): a box falling at 300 px/s onto a box that
+/// rests on the floor, 0.3 px above it at a step's start, meets it in that step through the
+/// stacking contact, which lets the gap close and no more: after the step the two overlap
+/// by no more than the slop, and the meeting is reported in that step (a `Started` event
+/// and a listed contact). Without the stacking contact the box moved its 2.5 px into the
+/// lower one (2.2 px deep) before any contact was found.
+#[test]
+fn a_box_falling_onto_a_box_from_within_the_stacking_margin_meets_it_in_that_step_r_game_1() {
+    let config = PhysicsConfig::default();
+    let slop = config.penetration_slop;
+    let mut w = world_with(Vec2::new(400.0, 400.0), config.clone());
+    let floor = w.bounds().1.y;
+    let lower = add(&mut w, BodyDesc::new(Shape::rect(40.0, 40.0), Vec2::new(200.0, floor - 20.0)));
+    // Let the lower box settle on the floor first.
+    for _ in 0..60 {
+        w.step(config.time_step).unwrap();
+    }
+    let top = pos(&w, lower).y - 20.0;
+    let upper = add(
+        &mut w,
+        BodyDesc::new(Shape::rect(40.0, 40.0), Vec2::new(200.0, top - 20.0 - 0.3))
+            .with_velocity(Vec2::new(0.0, 300.0))
+            .with_collision_events(),
+    );
+    w.step(config.time_step).unwrap();
+    let shape = Shape::rect(40.0, 40.0);
+    let depth = collide(&shape, pos(&w, lower), &shape, pos(&w, upper)).map_or(0.0, |m| m.depth);
+    assert!(depth <= slop, "the falling box sank {depth} px into the lower one");
+    let met = |a, b| {
+        (a, b) == (lower, BodyOrWall::Body(upper)) || (a, b) == (upper, BodyOrWall::Body(lower))
+    };
+    assert!(
+        w.collision_events()
+            .iter()
+            .any(|e| matches!(*e, CollisionEvent::Started { a, b, .. } if met(a, b))),
+        "no event for the meeting"
+    );
+    assert!(
+        w.contacts().any(|c| c.a.map(|a| met(a, BodyOrWall::Body(c.b))).unwrap_or(false)),
+        "the meeting is not listed"
+    );
 }

@@ -173,6 +173,14 @@ impl SolverContact {
         self.normal_impulse + self.restitution_impulse
     }
 
+    /// Whether the two bodies met in this step, as events and the contact list report it:
+    /// they overlap or touch (depth ≥ 0), or, for a stacking contact still a gap apart
+    /// (D14), the solver pushed them apart (an impulse above 0: a box stopped or bounced on
+    /// its support from the gap). Read after the solve.
+    pub fn touches(&self) -> bool {
+        self.depth >= 0.0 || self.total_normal_impulse() > 0.0
+    }
+
     /// The normal velocity the passes drive toward: the bounce target plus Baumgarte's
     /// bias (+0 unless switched on, and the bounce target is never −0, so then the target
     /// is the bounce target to the bit).
@@ -237,13 +245,15 @@ pub struct TargetRules {
     pub bias_rate: f32,
     /// The depth the bias leaves alone, px (`penetration_slop`).
     pub slop: f32,
+    /// 1/dt, 1/s: the speed that closes a stacking contact's gap in one step (D14).
+    pub inverse_dt: f32,
 }
 
 impl TargetRules {
     /// The spec's targets: bounces above `restitution_threshold`, no bias.
     #[cfg(test)]
     pub fn bounces_above(restitution_threshold: f32) -> Self {
-        TargetRules { restitution_threshold, bias_rate: 0.0, slop: 0.0 }
+        TargetRules { restitution_threshold, bias_rate: 0.0, slop: 0.0, inverse_dt: 120.0 }
     }
 }
 
@@ -257,6 +267,13 @@ impl TargetRules {
 /// `restitution_threshold` nothing bounces (R-RES-4), and held bodies never bounce (R-RES-6).
 /// (The world fills `start_velocity` and `held` according to the rule switches of
 /// R-LAB-1, so the rules can be switched off without a branch here.)
+///
+/// A contact whose bodies are still a gap apart (boxes stacked along gravity, with the gap
+/// as a negative depth: deviation D14 of docs/physics.md) gets the target `v_n ≥ −gap/dt`
+/// instead, as its position bias: the passes let the gap close within the step and no
+/// further, so a box stops on its support in the step it arrives instead of falling into
+/// it. It bounces only if its approach at the step start closes the gap within the step
+/// (`gap/dt ≤ −v_n`), and then from the gap.
 #[inline(always)]
 pub(super) fn set_levers_and_bounce(
     c: &mut SolverContact,
@@ -275,16 +292,24 @@ pub(super) fn set_levers_and_bounce(
     let start_relative = (vb + cross_scalar_vec(wb, c.r_b)) - (va + cross_scalar_vec(wa, c.r_a));
     let impact = start_relative.dot(c.normal);
     let held = held[a] || held[b];
-    c.bounce_velocity =
-        if impact < -restitution_threshold && !held { -c.restitution * impact } else { 0.0 };
+    let gap = if c.depth < 0.0 { -c.depth } else { 0.0 };
+    let bounces = impact < -restitution_threshold && !held && gap * rules.inverse_dt <= -impact;
+    c.bounce_velocity = if bounces { -c.restitution * impact } else { 0.0 };
+    if gap > 0.0 && !bounces {
+        c.position_bias = c.depth * rules.inverse_dt;
+    }
 }
 
 /// Baumgarte's position bias `β/dt·max(depth − slop, 0)`, with `rules.bias_rate` = β/dt: a
 /// separating velocity proportional to the overlap at detection, which the passes add to
 /// the bounce target (R-LAB-1; §10 explains why the spec projects positions instead). Only
-/// called with the bias switched on; a contact starts with none.
+/// called with the bias switched on; a contact starts with none. A contact still a gap
+/// apart keeps the target of its gap (D14, `set_levers_and_bounce`).
 #[inline]
 pub(super) fn set_position_bias(c: &mut SolverContact, rules: &TargetRules) {
+    if c.depth < 0.0 {
+        return;
+    }
     let excess = c.depth - rules.slop;
     c.position_bias = rules.bias_rate * if excess > 0.0 { excess } else { 0.0 };
 }

@@ -230,7 +230,9 @@ impl World {
     }
 
     /// Which of the step's contacts are reported, into `scratch.reported`: those with a
-    /// body that has flags (none while no body has any).
+    /// body that has flags (none while no body has any), and that touch
+    /// (`SolverContact::touches`): a stacking contact still a gap apart (D14) is reported
+    /// only once the solver pushed on it.
     pub(super) fn find_reported_contacts(&mut self) {
         let scratch = &mut self.scratch;
         scratch.reported.clear();
@@ -243,7 +245,7 @@ impl World {
         scratch.reported.extend(scratch.contacts.iter().enumerate().map(|(i, c)| {
             // A wall contact's A is the wall (its solver index lies past the slots).
             let a = if i < body_contacts { flags[c.a as usize] } else { 0 };
-            a | flags[c.b as usize] != 0
+            a | flags[c.b as usize] != 0 && c.touches()
         }));
     }
 

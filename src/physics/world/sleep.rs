@@ -200,6 +200,7 @@ impl World {
     /// out for good. With the projection switched off (R-LAB-1) nothing is settled: such
     /// an island stays awake.
     fn settle_before_sleep(&mut self) {
+        let down = self.stacking_direction();
         let time_to_sleep = self.config.time_to_sleep;
         let n = self.slots.len();
         let scratch = &mut self.scratch;
@@ -254,8 +255,6 @@ impl World {
             max_correction: self.config.max_position_correction,
         };
         let target = slop + 0.5 * DEEP_FOR_SLEEP;
-        let down = (self.gravity_enabled && self.config.gravity != Vec2::ZERO)
-            .then(|| self.config.gravity.normalize());
         if projecting {
             scratch.settle_projection.settle(positions, starts, &settings, down, target);
         }

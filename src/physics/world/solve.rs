@@ -296,6 +296,7 @@ impl World {
                 0.0
             },
             slop: config.penetration_slop,
+            inverse_dt: 1.0 / dt,
         }
     }
 

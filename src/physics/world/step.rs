@@ -90,6 +90,13 @@ impl World {
         Ok(())
     }
 
+    /// Which way gravity pulls (a unit vector), for the stacking contacts of D14 and the
+    /// settling of D9; `None` without gravity.
+    pub(super) fn stacking_direction(&self) -> Option<Vec2> {
+        (self.gravity_enabled && self.config.gravity != Vec2::ZERO)
+            .then(|| self.config.gravity.normalize())
+    }
+
     /// Notes an edit between steps: the next step is a whole one. Called first by every
     /// public method that takes `&mut self`.
     pub(super) fn edited(&mut self) {
@@ -143,6 +150,14 @@ impl World {
         if flagged {
             self.scratch.contact_flags.resize(n, 0);
         }
+        // The sweep's boxes grow each way by half how far the narrow phase reaches beyond a
+        // shape, so that it pairs what `collide_bodies` may find: shapes that touch within
+        // the contact tolerance (D11), and boxes a gap apart along gravity (D14).
+        let grow_circle = Vec2::splat(0.5 * collision::CONTACT_TOLERANCE);
+        let grow_box = match self.stacking_direction() {
+            Some(_) => Vec2::splat(0.5 * collision::STACK_MARGIN),
+            None => grow_circle,
+        };
         let (open_min, open_max) = self.open_bounds();
         let proxies = &mut self.scratch.proxies;
         proxies.clear();
@@ -160,9 +175,6 @@ impl World {
             rolling_resistance: self.config.rolling_resistance,
         };
         let mut moving_kinematic = 0;
-        // The sweep's boxes grow by half the contact tolerance each way, so that it also
-        // pairs shapes that touch within it (D11, see `collide_bodies`).
-        let grow = Vec2::splat(0.5 * collision::CONTACT_TOLERANCE);
         let per_slot = self.scratch.colliders.iter_mut().zip(self.scratch.awake_dynamic.iter_mut());
         for (index, (slot, (collider, awake_flag))) in self.slots.iter().zip(per_slot).enumerate() {
             let Some(body) = &slot.body else {
@@ -177,6 +189,10 @@ impl World {
             let pairs = awake || is_moving_kinematic(body);
             moving_kinematic += usize::from(pairs && !awake);
             let state = if pairs { ProxyState::Awake } else { ProxyState::Passive };
+            let grow = match body.shape {
+                Shape::Rect { .. } => grow_box,
+                Shape::Circle { .. } => grow_circle,
+            };
             proxies.push(Proxy { index: index as u32, min: min - grow, max: max + grow, state });
             let handle_bits = slot.handle_bits();
             *collider = Collider {
@@ -246,12 +262,15 @@ impl World {
     /// of docs/physics.md): a stack placed exactly touching stays at depth 0 while its passes
     /// converge, and there the rounding of two positions decided whether the contact was
     /// found. Lost for a step, the bodies above fell 0.07 px freely and landed again: a jolt
-    /// that restarted their rest.
+    /// that restarted their rest. Two boxes whose faces are up to
+    /// [`collision::STACK_MARGIN`] apart along gravity get a contact before they touch, with
+    /// the gap as a negative depth (D14, `collision::collide_in_step`).
     ///
     /// A sensor's overlaps are set aside for the events, without a contact (R-GAME-2); an
     /// overlap of two sensors is dropped.
     pub(super) fn collide_bodies(&mut self) {
         let rolling_resistance = self.config.rolling_resistance;
+        let down = self.stacking_direction();
         // At most one contact per pair: room for one per candidate, so the pushes below
         // never allocate in the steady state.
         let candidates = self.scratch.pairs.len();
@@ -278,20 +297,17 @@ impl World {
                 (ib, ia)
             };
             let (a, b) = (&colliders[ia as usize], &colliders[ib as usize]);
-            let Some(m) = collision::collide_within(
-                &a.shape,
-                a.position,
-                &b.shape,
-                b.position,
-                collision::CONTACT_TOLERANCE,
-            ) else {
+            let Some(m) =
+                collision::collide_in_step((&a.shape, a.position), (&b.shape, b.position), down)
+            else {
                 continue;
             };
             // Tested per contact rather than per candidate, and only while some body has
             // flags: the loop of a world without sensors gains one predicted branch.
             if let Some(flags) = flags {
                 let sensors = (flags[ia as usize] & SENSOR) + (flags[ib as usize] & SENSOR);
-                if sensors == SENSOR {
+                // A sensor overlaps or not: a box still a gap apart (D14) is not inside it.
+                if sensors == SENSOR && m.depth >= 0.0 {
                     overlaps.push(SensorOverlap { a: ia, b: ib, manifold: m });
                 }
                 if sensors != 0 {

@@ -260,7 +260,7 @@ impl WideContacts {
                 g.inverse_inertia_a[lane] = body_a.inverse_inertia;
                 g.inverse_inertia_b[lane] = body_b.inverse_inertia;
                 g.friction[lane] = c.friction;
-                g.bounce[lane] = c.bounce_velocity;
+                g.bounce[lane] = c.normal_target();
                 g.rolling_limit[lane] = c.rolling_limit;
                 g.normal_impulse[lane] = c.normal_impulse;
                 g.tangent_impulse[lane] = c.tangent_impulse;
@@ -274,7 +274,7 @@ impl WideContacts {
                 g.inverse_mass_a[lane] = body_a.inverse_mass;
                 g.inverse_mass_b[lane] = body_b.inverse_mass;
                 g.friction[lane] = c.friction;
-                g.bounce[lane] = c.bounce_velocity;
+                g.bounce[lane] = c.normal_target();
                 g.normal_impulse[lane] = c.normal_impulse;
                 g.tangent_impulse[lane] = c.tangent_impulse;
                 self.linear_contacts[group][lane] = index;

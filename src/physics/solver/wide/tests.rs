@@ -161,7 +161,12 @@ fn wide_passes_equal_the_reference_bit_for_bit() {
         let rules = if round % 2 == 0 {
             TargetRules::bounces_above(50.0)
         } else {
-            TargetRules { restitution_threshold: 50.0, bias_rate: 48.0, slop: 0.5 }
+            TargetRules {
+                restitution_threshold: 50.0,
+                bias_rate: 48.0,
+                slop: 0.5,
+                inverse_dt: 120.0,
+            }
         };
         let (mut reference_contacts, mut reference_bodies) = (contacts.clone(), bodies.clone());
         prepare(&mut reference_contacts, &reference_bodies, &rules);
