@@ -431,7 +431,9 @@ impl World {
 /// in this step, `J = m_n·(1 + e)·|v_impact|` (§6's impulse with restitution, §7), which
 /// stops the approach and sends the bodies off at their bounce target
 /// (`|v_impact| = v_bounce / e`). What is left is what the contact carried beyond the
-/// impact, such as the weight resting on it.
+/// impact, such as the weight resting on it. (In an island that D1 solved again the bounce
+/// is in `restitution_impulse` instead, which is not carried, so there this takes off the
+/// bounce's share too: a little less than the load is carried.)
 ///
 /// Why: warm starting is for resting contacts. An impact's impulse applied again in the next
 /// step pushes bodies that already separate, and under gravity no guard takes it back: a
