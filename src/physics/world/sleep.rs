@@ -248,10 +248,13 @@ impl World {
             scratch.projection.keep_only(settling, &mut scratch.settle_projection);
         }
         let projecting = self.config.position_correction == PositionCorrection::Projection;
+        // Only what lies deeper than slop + 0.25 px is taken out, down to slop + 0.125 px:
+        // the contacts a pile rests on at about the slop stay as they are, so the columns
+        // are lifted by their deep contacts' excess alone, not by every contact's.
         let settings = ProjectionSettings {
             iterations: SETTLE_PASSES,
             factor: self.config.position_correction_factor,
-            slop,
+            slop: slop + 0.25 * DEEP_FOR_SLEEP,
             max_correction: self.config.max_position_correction,
         };
         let target = slop + 0.5 * DEEP_FOR_SLEEP;
@@ -263,6 +266,56 @@ impl World {
         scratch.settle_projection.mark_deep(positions, starts, slop + DEEP_FOR_SLEEP, deep);
         for index in (0..n).filter(|&index| settling[index] && deep[index]) {
             island_rest[roots[index] as usize] = 0.0;
+        }
+        // The passes know only the step's contacts: a body they lifted may now overlap a
+        // neighbour it did not touch at the step's start, and sleep would freeze that.
+        // Every moved body is tested exactly against the bodies near it.
+        let limit = slop + DEEP_FOR_SLEEP;
+        let at = |index: usize, body: &Body| {
+            let root = roots[index];
+            let settles = settling[index] && island_rest[root as usize] >= time_to_sleep;
+            if settles { positions[index] } else { body.position }
+        };
+        let mut grid: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
+        for (index, slot) in self.slots.iter().enumerate() {
+            if let Some(body) = &slot.body {
+                let (centre, half) = (at(index, body), body.shape.half_size());
+                for_cells(SETTLE_CELL, centre - half, centre + half, |key| {
+                    grid.entry(key).or_default().push(index as u32);
+                    false
+                });
+            }
+        }
+        let mut overlapping = Vec::new();
+        for (index, slot) in self.slots.iter().enumerate() {
+            let Some(body) = &slot.body else { continue };
+            let (moved_to, root) = (at(index, body), roots[index]);
+            if moved_to == body.position {
+                continue;
+            }
+            let half = body.shape.half_size();
+            for_cells(SETTLE_CELL, moved_to - half, moved_to + half, |key| {
+                for &other in grid.get(&key).into_iter().flatten() {
+                    let other = other as usize;
+                    let Some(neighbour) = self.slots[other].body.as_ref() else { continue };
+                    if other == index {
+                        continue;
+                    }
+                    let found = collision::collide(
+                        &body.shape,
+                        moved_to,
+                        &neighbour.shape,
+                        at(other, neighbour),
+                    );
+                    if found.is_some_and(|m| m.depth > limit) {
+                        overlapping.push(root);
+                    }
+                }
+                false
+            });
+        }
+        for root in overlapping {
+            island_rest[root as usize] = 0.0;
         }
         let island_rest = &*island_rest;
         for (index, slot) in self.slots.iter_mut().enumerate() {
@@ -385,6 +438,9 @@ impl World {
 /// How much deeper than the slop a contact may be when its island falls asleep, px: the
 /// bound of R-REST-2 (§11, deviation D9).
 pub(super) const DEEP_FOR_SLEEP: f32 = 0.5;
+
+/// The cells of the grid that finds a settled body's neighbours (D9), px.
+const SETTLE_CELL: f32 = 64.0;
 
 /// How many projection passes at most settle an island before it sleeps (D9).
 const SETTLE_PASSES: u32 = 128;
