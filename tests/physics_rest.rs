@@ -74,7 +74,7 @@ fn a_box_set_into_a_settled_pile_is_pushed_out_before_it_sleeps_r_rest_2() {
 /// pillars sinking a little every step and the projection lifts them back as far, so some
 /// of their contacts stay 0.5–0.8 px deeper than the slop for good. Such an island is
 /// settled by more projection passes before it sleeps (D9): it must sleep within 15 s
-/// (measured: 10.45 s) with no pair deeper than slop + 0.5 px and nothing deeper than that
+/// (measured: 9.83 s) with no pair deeper than slop + 0.5 px and nothing deeper than that
 /// in the floor. Before D9 settled islands, it was still awake after 20 s, its deepest
 /// contact 1.03 px: a body in a deep contact never rested.
 #[test]
