@@ -47,6 +47,7 @@ pub(crate) const STACK_MARGIN: f32 = 0.5;
 /// and landed at up to 490 px/s, and the pyramid took seconds to settle. Circles meet at a
 /// point and roll off; margins for every pair (0.5–2 px) made the poured piles sleep later,
 /// and side-by-side boxes would only add contacts that never act.
+#[inline]
 pub(crate) fn collide_in_step(
     (shape_a, pa): (&Shape, Vec2),
     (shape_b, pb): (&Shape, Vec2),
