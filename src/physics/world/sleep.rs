@@ -188,9 +188,11 @@ impl World {
     /// An island about to fall asleep with a contact deeper than slop + 0.5 px is settled
     /// first (§11, deviation D9 of docs/physics.md): more projection passes over its
     /// contacts alone, bottom first (`Projection::settle`), up to [`SETTLE_PASSES`], until
-    /// every one is within slop + 0.25 px. If one is still deeper than slop + 0.5 px after
-    /// them, or was deeper than slop + [`SETTLE_REACH`] before, the island stays awake as
-    /// it was, and the bodies of those contacts start their rest again.
+    /// every one is within slop + 0.25 px, taking out only what lies deeper than slop +
+    /// 0.125 px. If one is still deeper than slop + 0.5 px after them, or a body they moved
+    /// now overlaps a neighbour that much (`overlaps_after_settling`, tested exactly), or a
+    /// contact was deeper than slop + [`SETTLE_REACH`] before, the island stays awake as it
+    /// was, and the bodies of its deep contacts start their rest again.
     ///
     /// Why: R-REST-2 asks that sleep freeze no overlap deeper than slop + 0.5 px. In a
     /// pile of very unequal masses a few contacts stay that deep for good (steel pressed
@@ -270,50 +272,13 @@ impl World {
         // The passes know only the step's contacts: a body they lifted may now overlap a
         // neighbour it did not touch at the step's start, and sleep would freeze that.
         // Every moved body is tested exactly against the bodies near it.
-        let limit = slop + DEEP_FOR_SLEEP;
         let at = |index: usize, body: &Body| {
             let root = roots[index];
             let settles = settling[index] && island_rest[root as usize] >= time_to_sleep;
             if settles { positions[index] } else { body.position }
         };
-        let mut grid: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
-        for (index, slot) in self.slots.iter().enumerate() {
-            if let Some(body) = &slot.body {
-                let (centre, half) = (at(index, body), body.shape.half_size());
-                for_cells(SETTLE_CELL, centre - half, centre + half, |key| {
-                    grid.entry(key).or_default().push(index as u32);
-                    false
-                });
-            }
-        }
-        let mut overlapping = Vec::new();
-        for (index, slot) in self.slots.iter().enumerate() {
-            let Some(body) = &slot.body else { continue };
-            let (moved_to, root) = (at(index, body), roots[index]);
-            if moved_to == body.position {
-                continue;
-            }
-            let half = body.shape.half_size();
-            for_cells(SETTLE_CELL, moved_to - half, moved_to + half, |key| {
-                for &other in grid.get(&key).into_iter().flatten() {
-                    let other = other as usize;
-                    let Some(neighbour) = self.slots[other].body.as_ref() else { continue };
-                    if other == index {
-                        continue;
-                    }
-                    let found = collision::collide(
-                        &body.shape,
-                        moved_to,
-                        &neighbour.shape,
-                        at(other, neighbour),
-                    );
-                    if found.is_some_and(|m| m.depth > limit) {
-                        overlapping.push(root);
-                    }
-                }
-                false
-            });
-        }
+        let overlapping = overlaps_after_settling(&self.slots, at, slop + DEEP_FOR_SLEEP);
+        let overlapping: Vec<u32> = overlapping.into_iter().map(|index| roots[index]).collect();
         for root in overlapping {
             island_rest[root as usize] = 0.0;
         }
@@ -449,6 +414,56 @@ const SETTLE_PASSES: u32 = 128;
 /// it before it sleeps (D9): a few times what sleep allows. Deeper overlaps, of a body
 /// larger than the world or squeezed against a wall, are left to the step's own passes.
 const SETTLE_REACH: f32 = 4.0 * DEEP_FOR_SLEEP;
+
+/// The bodies that the settling of D9 moved (`at` gives a body's pose after it) and that
+/// now overlap a neighbour by more than `limit` px, tested exactly (`collide`) against the
+/// bodies whose boxes share a cell of a [`SETTLE_CELL`] grid with theirs. The settling knows
+/// only the step's contacts, so a lifted body could meet a neighbour it did not touch at the
+/// step's start. Built only when an island settles.
+fn overlaps_after_settling(
+    slots: &[Slot],
+    at: impl Fn(usize, &Body) -> Vec2,
+    limit: f32,
+) -> Vec<usize> {
+    let mut grid: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
+    for (index, slot) in slots.iter().enumerate() {
+        if let Some(body) = &slot.body {
+            let (centre, half) = (at(index, body), body.shape.half_size());
+            for_cells(SETTLE_CELL, centre - half, centre + half, |key| {
+                grid.entry(key).or_default().push(index as u32);
+                false
+            });
+        }
+    }
+    let mut overlapping = Vec::new();
+    for (index, slot) in slots.iter().enumerate() {
+        let Some(body) = &slot.body else { continue };
+        let moved_to = at(index, body);
+        if moved_to == body.position {
+            continue;
+        }
+        let half = body.shape.half_size();
+        for_cells(SETTLE_CELL, moved_to - half, moved_to + half, |key| {
+            for &other in grid.get(&key).into_iter().flatten() {
+                let other = other as usize;
+                let Some(neighbour) = slots[other].body.as_ref().filter(|_| other != index) else {
+                    continue;
+                };
+                let found = collision::collide(
+                    &body.shape,
+                    moved_to,
+                    &neighbour.shape,
+                    at(other, neighbour),
+                );
+                if found.is_some_and(|m| m.depth > limit) {
+                    overlapping.push(index);
+                }
+            }
+            false
+        });
+    }
+    overlapping
+}
 
 /// How close a sleeper's box must come to a changed body's box to be woken, px.
 pub(super) const NEAR_MARGIN: f32 = 1.0;
