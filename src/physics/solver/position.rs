@@ -86,6 +86,17 @@ struct ProjectionContact {
     total: f32,
 }
 
+impl ProjectionContact {
+    /// Its depth at `positions`: the depth at detection minus the approach since
+    /// (`start_positions`), as the module docs derive it.
+    #[inline(always)]
+    fn depth_now(&self, positions: &[Vec2], start_positions: &[Vec2]) -> f32 {
+        let (a, b) = (self.a as usize, self.b as usize);
+        let moved = (positions[b] - start_positions[b]) - (positions[a] - start_positions[a]);
+        self.depth - moved.dot(self.normal)
+    }
+}
+
 /// The projection of `project` on a compact copy of the contacts: the same arithmetic in
 /// the same order (so the same result to the bit) with less memory traffic. Contacts
 /// between two immovable bodies are left out once instead of skipped in every pass.
@@ -127,11 +138,9 @@ impl Projection {
         deep.resize(positions.len(), false);
         let start_positions = &start_positions[..positions.len()];
         for c in &self.contacts {
-            let (a, b) = (c.a as usize, c.b as usize);
-            let moved = (positions[b] - start_positions[b]) - (positions[a] - start_positions[a]);
-            if c.depth - moved.dot(c.normal) > limit {
-                deep[a] = true;
-                deep[b] = true;
+            if c.depth_now(positions, start_positions) > limit {
+                deep[c.a as usize] = true;
+                deep[c.b as usize] = true;
             }
         }
     }
@@ -182,9 +191,7 @@ impl Projection {
             }
             for c in &self.contacts {
                 let (a, b) = (c.a as usize, c.b as usize);
-                let moved =
-                    (positions[b] - start_positions[b]) - (positions[a] - start_positions[a]);
-                let excess = c.depth - moved.dot(c.normal) - settings.slop;
+                let excess = c.depth_now(positions, start_positions) - settings.slop;
                 if excess <= 0.0 {
                     continue;
                 }
@@ -211,13 +218,8 @@ impl Projection {
     /// since), px; `f32::NEG_INFINITY` without contacts.
     pub fn deepest(&self, positions: &[Vec2], start_positions: &[Vec2]) -> f32 {
         let start_positions = &start_positions[..positions.len()];
-        let mut deepest = f32::NEG_INFINITY;
-        for c in &self.contacts {
-            let (a, b) = (c.a as usize, c.b as usize);
-            let moved = (positions[b] - start_positions[b]) - (positions[a] - start_positions[a]);
-            deepest = deepest.max(c.depth - moved.dot(c.normal));
-        }
-        deepest
+        let depths = self.contacts.iter().map(|c| c.depth_now(positions, start_positions));
+        depths.fold(f32::NEG_INFINITY, f32::max)
     }
 
     /// Forgets the contacts added so far (keeping the memory).

@@ -37,6 +37,7 @@
 //! gravity, until something wakes them. Every call that changes a body's forces wakes its
 //! island.
 
+use super::step::integrate_velocity;
 use super::*;
 use crate::physics::body::check_gravity_scale;
 
@@ -252,9 +253,8 @@ impl World {
             if let Some(forces) = self.forces.get(&slot.id) {
                 kick_forced(body, forces, (self.gravity_enabled, &self.config), dt);
             }
-        } else if self.gravity_enabled && is_awake_dynamic(body) && !body.held {
-            // What `integrate_velocity` gives a body that is not forced.
-            body.velocity += self.config.gravity * dt;
+        } else if self.gravity_enabled {
+            integrate_velocity(body, self.config.gravity * dt);
         }
     }
 }

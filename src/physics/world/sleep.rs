@@ -277,10 +277,8 @@ impl World {
             let settles = settling[index] && island_rest[root as usize] >= time_to_sleep;
             if settles { positions[index] } else { body.position }
         };
-        let overlapping = overlaps_after_settling(&self.slots, at, slop + DEEP_FOR_SLEEP);
-        let overlapping: Vec<u32> = overlapping.into_iter().map(|index| roots[index]).collect();
-        for root in overlapping {
-            island_rest[root as usize] = 0.0;
+        for index in overlaps_after_settling(&self.slots, at, slop + DEEP_FOR_SLEEP) {
+            island_rest[roots[index] as usize] = 0.0;
         }
         let island_rest = &*island_rest;
         for (index, slot) in self.slots.iter_mut().enumerate() {
