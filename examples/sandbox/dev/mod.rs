@@ -13,6 +13,7 @@
 mod bench;
 
 pub use bench::BenchOptions;
+mod frames;
 mod shot;
 mod smoke;
 mod snapshot;
