@@ -123,7 +123,7 @@ fn the_mixed_pile_of_2000_freezes_no_overlap_when_it_falls_asleep_r_rest_2() {
             w.step(DT).unwrap();
             let now = w.stats().sleeping;
             if now >= sleeping + 100 {
-                let deepest = deepest_sleeping_pair(&w);
+                let deepest = deepest_pair_among(&w, |b| b.is_sleeping());
                 assert!(deepest <= slop + 0.5, "seed {seed}: {now} asleep, {deepest} px overlap");
                 checked += 1;
             }
@@ -131,26 +131,4 @@ fn the_mixed_pile_of_2000_freezes_no_overlap_when_it_falls_asleep_r_rest_2() {
         }
     }
     assert!(checked > 0, "no large part of either pile fell asleep: a vacuous test");
-}
-
-/// The deepest overlap of two sleeping bodies, px (a sweep along x).
-fn deepest_sleeping_pair(w: &World) -> f32 {
-    let mut bodies: Vec<_> = w
-        .bodies()
-        .filter(|(_, b)| b.is_sleeping())
-        .map(|(_, b)| (b.shape(), b.position(), b.shape().half_size()))
-        .collect();
-    bodies.sort_by(|a, b| (a.1.x - a.2.x).total_cmp(&(b.1.x - b.2.x)));
-    let mut deepest = 0.0_f32;
-    for (i, &(sa, pa, ha)) in bodies.iter().enumerate() {
-        for &(sb, pb, hb) in &bodies[i + 1..] {
-            if pb.x - hb.x > pa.x + ha.x {
-                break;
-            }
-            if let Some(m) = bevy_sandbox_physics::physics::collide(&sa, pa, &sb, pb) {
-                deepest = deepest.max(m.depth);
-            }
-        }
-    }
-    deepest
 }

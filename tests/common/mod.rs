@@ -1,7 +1,7 @@
 //! Helpers shared by the physics tests.
 #![allow(dead_code)]
 
-use bevy_sandbox_physics::physics::{BodyDesc, BodyHandle, PhysicsConfig, World, collide};
+use bevy_sandbox_physics::physics::{Body, BodyDesc, BodyHandle, PhysicsConfig, World, collide};
 use glam::Vec2;
 
 /// Default time step, 1/120 s.
@@ -76,11 +76,25 @@ pub fn run_until_asleep(world: &mut World, max_steps: usize) -> Option<usize> {
 /// The deepest overlap of any two bodies, px, by testing every pair (sleeping pairs have no
 /// contact to report it).
 pub fn deepest_pair(w: &World) -> f32 {
-    let bodies: Vec<_> = w.bodies().map(|(_, b)| (b.shape(), b.position())).collect();
+    deepest_pair_among(w, |_| true)
+}
+
+/// [`deepest_pair`] among the bodies `keep` selects, px: every pair whose boxes overlap
+/// along x, found by a sweep over the boxes sorted by their left edge.
+pub fn deepest_pair_among(w: &World, keep: impl Fn(&Body) -> bool) -> f32 {
+    let mut bodies: Vec<_> = w
+        .bodies()
+        .filter(|(_, b)| keep(b))
+        .map(|(_, b)| (b.shape(), b.position(), b.shape().half_size()))
+        .collect();
+    bodies.sort_by(|a, b| (a.1.x - a.2.x).total_cmp(&(b.1.x - b.2.x)));
     let mut deepest = 0.0_f32;
-    for (i, (sa, pa)) in bodies.iter().enumerate() {
-        for (sb, pb) in &bodies[i + 1..] {
-            if let Some(m) = collide(sa, *pa, sb, *pb) {
+    for (i, &(sa, pa, ha)) in bodies.iter().enumerate() {
+        for &(sb, pb, hb) in &bodies[i + 1..] {
+            if pb.x - hb.x > pa.x + ha.x {
+                break;
+            }
+            if let Some(m) = collide(&sa, pa, &sb, pb) {
                 deepest = deepest.max(m.depth);
             }
         }
