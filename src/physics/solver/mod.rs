@@ -45,7 +45,10 @@
 //! step start is solved again: inelastic passes, then one pass that adds each contact's own
 //! bounce ([`restitute`](restitution::restitute), the order Box2D v3 uses), and
 //! [`restitution::EnergyGuard`] scales the bounces of a simultaneous impact of
-//! three bodies down to the island's energy at the step start.
+//! three bodies down to the island's energy at the step start. Without gravity, where no
+//! pile has to be held up, every island with a bounce is solved again with its impacts
+//! first, one collision of two bodies after another ([`impacts_in_turn`](restitution::impacts_in_turn)), so that a row of
+//! touching balls hands an elastic impact on like Newton's cradle (docs/physics.md D15).
 //!
 //! **Warm start.** The descent starts from the warm start, which can lie above E₀: after an
 //! impact the carried impulses are far too large. When a heavy box rams a light one into a
@@ -91,5 +94,5 @@ pub(crate) use contact::{SolverBodies, SolverBody, SolverContact, TargetRules};
 pub(crate) use contact_cache::{CachedImpulse, ContactCache, PairKey, WALL_GENERATION, group_body};
 pub(crate) use order::SolveOrder;
 pub(crate) use position::{Projection, ProjectionSettings};
-pub(crate) use restitution::{EnergyGuard, restitute_in_order};
+pub(crate) use restitution::{EnergyGuard, impacts_in_turn, restitute_in_order};
 pub(crate) use scalar::solve_in_order;

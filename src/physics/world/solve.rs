@@ -102,9 +102,9 @@ impl World {
             && self.find_gains(dt, weightless)
             && self.pardon_kinematic_pushes()
         {
-            self.solve_again(dt);
+            self.solve_again(dt, weightless);
             if weightless && self.warm_start_still_raised() {
-                self.solve_again(dt);
+                self.solve_again(dt, weightless);
             }
         }
         // The solved velocities are written back to the bodies by `integrate_positions`, in
@@ -203,7 +203,13 @@ impl World {
     /// warm start carries last step's impulses, an impact's too; when the passes cannot take
     /// them back, it throws a heavy body back from a light one (D10). Only such islands pay
     /// for the second solve.
-    pub(super) fn solve_again(&mut self, dt: f32) {
+    ///
+    /// `weightless` (gravity off): the impacts come first, one collision of two bodies
+    /// after another (`solver::impacts_in_turn`), then the warm start and the inelastic
+    /// passes, which leave the contacts the impacts set apart alone; the energy guard then
+    /// holds the island's whole change to its start energy (D15). No pile rests on a contact
+    /// there, so nothing is pressed together.
+    pub(super) fn solve_again(&mut self, dt: f32, weightless: bool) {
         let kick = self.half_kick(dt);
         let (guard, island) = (&self.scratch.energy_guard, &self.scratch.island_root);
         // Back to the velocities before the warm start.
@@ -232,6 +238,17 @@ impl World {
         }
         self.stats.solved_again += self.scratch.resolve_order.len();
         let passes = self.velocity_passes();
+        if weightless {
+            let threshold = self.target_rules(dt).restitution_threshold;
+            solver::impacts_in_turn(
+                &mut self.scratch.contacts,
+                &mut self.scratch.solver.bodies,
+                &self.scratch.resolve_order,
+                &self.scratch.solver.held,
+                threshold,
+                passes,
+            );
+        }
         let bodies = &mut self.scratch.solver.bodies;
         self.scratch.energy_guard.warm_start_limited(
             &mut self.scratch.contacts,
@@ -247,6 +264,28 @@ impl World {
         for (&index, &target) in self.scratch.resolve_order.iter().zip(&self.scratch.bounce_targets)
         {
             self.scratch.contacts[index as usize].bounce_velocity = target;
+        }
+        if weightless {
+            // The guard measures the whole change: from the velocities the solve started
+            // from for the islands solved again, none for the others.
+            let (guard, loaded) = (&self.scratch.energy_guard, &self.scratch.loaded_velocity);
+            let before = bodies.iter().zip(loaded).enumerate().map(|(i, (b, &started))| {
+                if b.inverse_mass > 0.0 && guard.gained(island, i) {
+                    started
+                } else {
+                    (b.velocity, b.angular_velocity)
+                }
+            });
+            self.scratch.before_bounce.clear();
+            self.scratch.before_bounce.extend(before);
+            self.scratch.energy_guard.limit_bounces(
+                &mut self.scratch.contacts,
+                bodies,
+                &self.scratch.before_bounce,
+                kick,
+                island,
+            );
+            return;
         }
         self.scratch.before_bounce.clear();
         self.scratch.before_bounce.extend(bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
