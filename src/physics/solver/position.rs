@@ -222,6 +222,38 @@ impl Projection {
         depths.fold(f32::NEG_INFINITY, f32::max)
     }
 
+    /// Adds a contact found at `positions` (the normal from A to B, `depth` there) between
+    /// bodies `a` and `b` with the given inverse masses; none between two immovable
+    /// bodies. Its depth at detection is set so that its depth at `positions` (the depth at
+    /// detection minus the approach since the step's start) is `depth`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_found(
+        &mut self,
+        (a, b): (u32, u32),
+        normal: Vec2,
+        depth: f32,
+        (inverse_mass_a, inverse_mass_b): (f32, f32),
+        positions: &[Vec2],
+        start_positions: &[Vec2],
+    ) {
+        let total = inverse_mass_a + inverse_mass_b;
+        if total <= 0.0 {
+            return;
+        }
+        let (ia, ib) = (a as usize, b as usize);
+        let moved = (positions[ib] - start_positions[ib]) - (positions[ia] - start_positions[ia]);
+        let depth = depth + moved.dot(normal);
+        self.contacts.push(ProjectionContact {
+            a,
+            b,
+            normal,
+            depth,
+            inverse_mass_a,
+            inverse_mass_b,
+            total,
+        });
+    }
+
     /// Forgets the contacts added so far (keeping the memory).
     pub fn clear(&mut self) {
         self.contacts.clear();

@@ -262,6 +262,34 @@ impl World {
         let target = slop + 0.5 * DEEP_FOR_SLEEP;
         if projecting {
             scratch.settle_projection.settle(positions, starts, &settings, down, target);
+            // The passes know only the step's contacts: a body they lifted may now overlap
+            // a neighbour it did not touch at the step's start. Such pairs, found exactly,
+            // join the contacts (a neighbour outside the settling islands as immovable), and
+            // the passes run again, for a few rounds.
+            for _ in 0..SETTLE_ROUNDS {
+                let at = |index: usize, body: &Body| {
+                    if settling[index] { positions[index] } else { body.position }
+                };
+                let found = overlaps_after_settling(&self.slots, at, settings.slop);
+                if found.is_empty() {
+                    break;
+                }
+                let inverse_mass = |index: usize| {
+                    let body = self.slots[index].body.as_ref();
+                    body.filter(|_| settling[index]).map_or(0.0, |b| b.inverse_mass)
+                };
+                for o in found {
+                    scratch.settle_projection.add_found(
+                        (o.moved as u32, o.other as u32),
+                        o.normal,
+                        o.depth,
+                        (inverse_mass(o.moved), inverse_mass(o.other)),
+                        positions,
+                        starts,
+                    );
+                }
+                scratch.settle_projection.settle(positions, starts, &settings, down, target);
+            }
         }
         // Whatever is still deeper than sleep allows keeps its island awake; the others
         // take their settled positions.
@@ -277,8 +305,8 @@ impl World {
             let settles = settling[index] && island_rest[root as usize] >= time_to_sleep;
             if settles { positions[index] } else { body.position }
         };
-        for index in overlaps_after_settling(&self.slots, at, slop + DEEP_FOR_SLEEP) {
-            island_rest[roots[index] as usize] = 0.0;
+        for overlap in overlaps_after_settling(&self.slots, at, slop + DEEP_FOR_SLEEP) {
+            island_rest[roots[overlap.moved] as usize] = 0.0;
         }
         let island_rest = &*island_rest;
         for (index, slot) in self.slots.iter_mut().enumerate() {
@@ -413,6 +441,22 @@ const SETTLE_PASSES: u32 = 128;
 /// larger than the world or squeezed against a wall, are left to the step's own passes.
 const SETTLE_REACH: f32 = 4.0 * DEEP_FOR_SLEEP;
 
+/// How many times at most the settling of D9 adds the pairs it made overlap and runs its
+/// passes again.
+const SETTLE_ROUNDS: usize = 4;
+
+/// A body that the settling of D9 moved, overlapping a neighbour.
+struct Overlap {
+    /// The moved body's slot.
+    moved: usize,
+    /// The neighbour's slot.
+    other: usize,
+    /// From the moved body to the neighbour.
+    normal: Vec2,
+    /// px.
+    depth: f32,
+}
+
 /// The bodies that the settling of D9 moved (`at` gives a body's pose after it) and that
 /// now overlap a neighbour by more than `limit` px, tested exactly (`collide`) against the
 /// bodies whose boxes share a cell of a [`SETTLE_CELL`] grid with theirs. The settling knows
@@ -422,7 +466,7 @@ fn overlaps_after_settling(
     slots: &[Slot],
     at: impl Fn(usize, &Body) -> Vec2,
     limit: f32,
-) -> Vec<usize> {
+) -> Vec<Overlap> {
     let mut grid: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
     for (index, slot) in slots.iter().enumerate() {
         if let Some(body) = &slot.body {
@@ -453,8 +497,13 @@ fn overlaps_after_settling(
                     &neighbour.shape,
                     at(other, neighbour),
                 );
-                if found.is_some_and(|m| m.depth > limit) {
-                    overlapping.push(index);
+                if let Some(m) = found.filter(|m| m.depth > limit) {
+                    overlapping.push(Overlap {
+                        moved: index,
+                        other,
+                        normal: m.normal,
+                        depth: m.depth,
+                    });
                 }
             }
             false
