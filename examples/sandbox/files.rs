@@ -78,7 +78,8 @@ impl Default for SceneFiles {
 
 /// The shipped scene files compiled in for the browser: name and RON.
 #[cfg(target_arch = "wasm32")]
-const EMBEDDED: [(&str, &str); 5] = [
+const EMBEDDED: [(&str, &str); 6] = [
+    ("cradle_and_break", include_str!("../../assets/scenes/cradle_and_break.ron")),
     ("material_balls", include_str!("../../assets/scenes/material_balls.ron")),
     ("mixed_60", include_str!("../../assets/scenes/mixed_60.ron")),
     ("pyramid_20", include_str!("../../assets/scenes/pyramid_20.ron")),

@@ -294,6 +294,35 @@ pub fn material_balls(size: Vec2) -> Scene {
     Scene { name: "material_balls".into(), size, bodies }
 }
 
+/// Elastic, frictionless balls for [`cradle_and_break`]: density 1, e = 1.
+const BILLIARD: Material = Material { density: 1.0, friction: 0.0, restitution: 1.0 };
+
+/// Two elastic impacts on touching balls, meant to run **without gravity** (its scene file
+/// `cradle_and_break` has gravity off; docs/physics.md D15): above, a ball at 300 px/s
+/// strikes a row of five touching balls, and the last one leaves at its speed (Newton's
+/// cradle); below, a ball at 600 px/s breaks a triangle of ten touching balls. Balls of
+/// radius 20 px, e = 1, no friction, in a `size` world of at least 900 × 600 px.
+pub fn cradle_and_break(size: Vec2) -> Scene {
+    let radius = 20.0;
+    let ball = |at: Vec2, vx: f32| {
+        BodyDesc::circle(radius, at).with_material(BILLIARD).with_velocity(Vec2::new(vx, 0.0))
+    };
+    let (row_y, rack_y) = (0.3 * size.y, 0.68 * size.y);
+    let mut bodies = vec![ball(Vec2::new(0.2 * size.x, row_y), 300.0)];
+    bodies.extend(
+        (0..5).map(|i| ball(Vec2::new(0.4 * size.x + 2.0 * radius * i as f32, row_y), 0.0)),
+    );
+    bodies.push(ball(Vec2::new(0.2 * size.x, rack_y), 600.0));
+    let pitch = 2.0 * radius * 3.0_f32.sqrt() / 2.0;
+    for row in 0..4 {
+        for k in 0..=row {
+            let y = rack_y + 2.0 * radius * (k as f32 - 0.5 * row as f32);
+            bodies.push(ball(Vec2::new(0.45 * size.x + pitch * row as f32, y), 0.0));
+        }
+    }
+    Scene { name: "cradle_and_break".into(), size, bodies }
+}
+
 /// A demonstration of one rule switch of `PhysicsConfig` (R-LAB-1): a small scene in which
 /// the failure the rule prevents shows within a few seconds once the switch is off.
 #[derive(Clone, Debug, PartialEq)]
