@@ -47,8 +47,9 @@
 //! [`restitution::EnergyGuard`] scales the bounces of a simultaneous impact of
 //! three bodies down to the island's energy at the step start. Without gravity, where no
 //! pile has to be held up, every island with a bounce is solved again with its impacts
-//! first, one collision of two bodies after another ([`impacts_in_turn`](restitution::impacts_in_turn)), so that a row of
-//! touching balls hands an elastic impact on like Newton's cradle (docs/physics.md D15).
+//! first, one collision of two bodies after another
+//! ([`impacts_in_turn`](restitution::impacts_in_turn)), so that a row of touching balls
+//! hands an elastic impact on like Newton's cradle (docs/physics.md D15).
 //!
 //! **Warm start.** The descent starts from the warm start, which can lie above E₀: after an
 //! impact the carried impulses are far too large. When a heavy box rams a light one into a

@@ -226,7 +226,6 @@ impl Projection {
     /// bodies `a` and `b` with the given inverse masses; none between two immovable
     /// bodies. Its depth at detection is set so that its depth at `positions` (the depth at
     /// detection minus the approach since the step's start) is `depth`.
-    #[allow(clippy::too_many_arguments)]
     pub fn add_found(
         &mut self,
         (a, b): (u32, u32),

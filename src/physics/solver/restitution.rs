@@ -73,7 +73,7 @@ pub fn restitute(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) -> b
 /// ```
 /// added to its `restitution_impulse`. Sweeps end early once none is hit. Contacts with
 /// e = 0 and held bodies' contacts (the hand absorbs the impact, R-RES-6) are left to the
-/// inelastic passes that follow. Returns whether any contact was hit.
+/// inelastic passes that follow.
 ///
 /// Why: a collision of two bodies alone loses `½·μ_red·(1 − e²)·v_n²` (R-RES-1) and never
 /// gains, so a sequence of them never adds energy, and through a row of touching equal
@@ -88,8 +88,7 @@ pub fn impacts_in_turn(
     held: &[bool],
     threshold: f32,
     sweeps: u32,
-) -> bool {
-    let mut any = false;
+) {
     for _ in 0..sweeps {
         let mut hit = false;
         for &index in order {
@@ -114,12 +113,10 @@ pub fn impacts_in_turn(
             write_back(bodies, ib, b);
             hit = true;
         }
-        any |= hit;
         if !hit {
             break;
         }
     }
-    any
 }
 
 /// An island with a contact that has a bounce target.
