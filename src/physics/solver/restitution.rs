@@ -8,15 +8,20 @@ use super::impulse::{Velocity, normal_update, push_apart, relative_speed};
 use super::scalar::warm_start_contact;
 use crate::physics::math::inverse_or_zero;
 
-/// [`restitute`] for the contacts listed in `order`; returns whether any bounced.
+/// [`restitute`] for the contacts listed in `order` that `take` accepts; returns whether any
+/// bounced.
 pub fn restitute_in_order(
     contacts: &mut [SolverContact],
     bodies: &mut [SolverBody],
     order: &[u32],
+    take: impl Fn(&SolverContact, &[SolverBody]) -> bool,
 ) -> bool {
     let mut bounced = false;
     for &index in order {
-        bounced |= restitute(std::slice::from_mut(&mut contacts[index as usize]), bodies);
+        let c = &mut contacts[index as usize];
+        if take(c, bodies) {
+            bounced |= restitute(std::slice::from_mut(c), bodies);
+        }
     }
     bounced
 }
@@ -119,6 +124,10 @@ pub fn impacts_in_turn(
     }
 }
 
+/// |n·down| below which a contact's normal lies across gravity (within 0.06° of
+/// perpendicular to it): a box's side, a side wall. Such a contact carries no weight.
+const ACROSS_GRAVITY: f32 = 1e-3;
+
 /// An island with a contact that has a bounce target.
 const BOUNCED: u8 = 1;
 /// An island with a contact that started from a carried normal impulse.
@@ -128,6 +137,8 @@ const WARM_STARTED: u8 = 2;
 const OVERSHOT: u8 = 4;
 /// An island whose warm start raised its kinetic energy.
 const RAISED: u8 = 8;
+/// An island solved again with its bounces in their own pass (D1, D15).
+const OWN_BOUNCES: u8 = 16;
 
 /// A line search over the kinetic energy of each island that keeps the bounces (D1) and the
 /// warm start (D10, [`Self::warm_start_limited`]) from adding energy (see the module docs).
@@ -153,6 +164,8 @@ pub struct EnergyGuard {
     near: Vec<bool>,
     /// Per solver body: its energy was raised (see [`Self::find_gains`]).
     raised_body: Vec<bool>,
+    /// Which way gravity pulls, as [`Self::find_gains`] was told (`None`: no gravity).
+    down: Option<Vec2>,
     gained: Vec<bool>,
     /// Per island: the plain kinetic energy with the velocities the solve started from, and
     /// with those it finished with.
@@ -174,17 +187,22 @@ impl EnergyGuard {
     /// * one with a bounce target (`bounce_velocity ≠ 0`) that ends the passes with more
     ///   energy than it started the step with (`start`: the velocities before gravity),
     ///   measured at mid-step velocities (below): its bounces are applied again in their
-    ///   own pass (D1). With `weightless`, every island with a bounce target: its impacts
+    ///   own pass (D1). Without gravity, every island with a bounce target: its impacts
     ///   are taken one after another ([`impacts_in_turn`], D15);
-    /// * with `guard_warm_start` and `weightless` (gravity off), one with a warm-started
-    ///   contact (`carried`: the impulses the passes started from, by contact) whose plain
-    ///   kinetic energy after the passes exceeds that of the velocities it entered the solve
-    ///   with (`loaded`: before the warm start). The inelastic passes
+    /// * with `guard_warm_start` and without gravity (`down` is `None`), one with a
+    ///   warm-started contact (`carried`: the impulses the passes started from, by contact)
+    ///   whose plain kinetic energy after the passes exceeds that of the velocities it
+    ///   entered the solve with (`loaded`: before the warm start). The inelastic passes
     ///   minimise exactly that energy from their start (the `solver` module docs), so the
     ///   warm start raised it (D10). Its bodies that gained are remembered;
-    /// * with `guard_warm_start` and `weightless`, one with a warm-started
-    ///   contact that was hit this step and still pushes although its bodies separate
-    ///   faster than its target plus `overshoot` (see `overshot`; D10).
+    /// * with `guard_warm_start` and without gravity, one with a warm-started contact that
+    ///   was hit this step and still pushes although its bodies separate faster than its
+    ///   target plus `overshoot` (see `overshot`; D10);
+    /// * with `guard_warm_start` and gravity along `down`, one with a warm-started contact
+    ///   across gravity (a box's side, a side wall: it carries no weight) that still pushes
+    ///   although its bodies separate faster than its target plus `impact_speed`, the bounce
+    ///   threshold (see `thrown_apart`; D10). Its second solve scales only such contacts'
+    ///   warm starts and keeps its bounces in the passes.
     ///
     /// The bounces' energy is measured at mid-step velocities, `v₀ + kick` before and
     /// `v − kick` after, with `kick = ½·g·dt`: that is what semi-implicit Euler conserves.
@@ -202,15 +220,14 @@ impl EnergyGuard {
         loaded: &[(Vec2, f32)],
         kick: Vec2,
         island: &[u32],
-        weightless: bool,
+        down: Option<Vec2>,
         impact_speed: f32,
         overshoot: f32,
         guard_warm_start: bool,
     ) -> bool {
         let n = bodies.len();
-        // Under gravity a warm start carries weight: D10 leaves it whole (see the world's
-        // `find_gains`).
-        let guard_warm_start = guard_warm_start && weightless;
+        let weightless = down.is_none();
+        self.down = down;
         self.kind.clear();
         self.kind.resize(n, 0);
         self.near.clear();
@@ -218,12 +235,17 @@ impl EnergyGuard {
         let mut any = false;
         for (c, &(carried_normal, _, _)) in contacts.iter().zip(carried) {
             let mut kind = if c.bounce_velocity != 0.0 { BOUNCED } else { 0 };
-            if guard_warm_start && carried_normal > 0.0 {
-                kind |= WARM_STARTED;
-                if weightless
-                    && c.normal_impulse > 0.0
-                    && overshot(c, carried_normal, bodies, start, impact_speed, overshoot)
-                {
+            // Under gravity a warm start carries weight: D10 scales only those of contacts
+            // across gravity (see the world's `find_gains`).
+            if guard_warm_start && carried_normal > 0.0 && guards(down, c) {
+                let pushes_apart = match down {
+                    None => overshot(c, carried_normal, bodies, start, impact_speed, overshoot),
+                    Some(_) => thrown_apart(c, bodies, impact_speed),
+                };
+                if weightless {
+                    kind |= WARM_STARTED;
+                }
+                if c.normal_impulse > 0.0 && pushes_apart {
                     kind |= OVERSHOT;
                     for i in [c.a as usize, c.b as usize] {
                         self.near[i] |= bodies[i].inverse_mass > 0.0;
@@ -267,8 +289,10 @@ impl EnergyGuard {
             // Without gravity every island with a bounce is solved again, its impacts one
             // after another (D15); with gravity only one whose bounces gained (D1).
             let bounced = kind & BOUNCED != 0;
-            self.gained[k] = self.kind[k] & (OVERSHOT | RAISED) != 0
-                || (bounced && (weightless || base > self.start[k] * (1.0 + 1e-5)));
+            if bounced && (weightless || base > self.start[k] * (1.0 + 1e-5)) {
+                self.kind[k] |= OWN_BOUNCES;
+            }
+            self.gained[k] = self.kind[k] & (OVERSHOT | RAISED | OWN_BOUNCES) != 0;
             gained |= self.gained[k];
         }
         if raised {
@@ -322,8 +346,9 @@ impl EnergyGuard {
     /// After a hit, or where the line raises the energy, s is its least energy
     /// `−slope / curvature` ∈ [0, 1], one per island; elsewhere s = 1. The least energy,
     /// not the root `E(s) = E(0)`: at the root a heavy body that a repeated impact impulse
-    /// threw back would leave as fast as it came; at the least energy it stops. (The world
-    /// marks warm starts only without gravity, where no contact carries a weight.)
+    /// threw back would leave as fast as it came; at the least energy it stops. Under
+    /// gravity only the warm starts of contacts across gravity are on the line: the others
+    /// carry weight.
     pub fn warm_start_limited(
         &mut self,
         contacts: &mut [SolverContact],
@@ -332,10 +357,11 @@ impl EnergyGuard {
         island: &[u32],
         before: &mut Vec<(Vec2, f32)>,
     ) {
+        let down = self.down;
         let on_line = |kind: &[u8], near: &[bool], bodies: &[SolverBody], c: &SolverContact| {
             let k = island[movable(c, bodies)] as usize;
             if kind[k] & (RAISED | OVERSHOT) != 0 {
-                near[c.a as usize] || near[c.b as usize]
+                (near[c.a as usize] || near[c.b as usize]) && guards(down, c)
             } else {
                 kind[k] & WARM_STARTED != 0
             }
@@ -417,6 +443,15 @@ impl EnergyGuard {
     /// Whether any island is still marked.
     pub fn any_gained(&self) -> bool {
         self.gained.iter().any(|&g| g)
+    }
+
+    /// Whether contact `c`'s island, solved again, applies its bounces in their own pass
+    /// after inelastic passes (D1; without gravity after its impacts, D15). Otherwise (an
+    /// island under gravity solved again for its warm start alone) the passes keep the
+    /// bounce targets, as in the first solve.
+    pub fn bounces_apart(&self, bodies: &[SolverBody], island: &[u32], c: &SolverContact) -> bool {
+        let k = island[movable(c, bodies)] as usize;
+        self.kind.get(k).is_some_and(|kind| kind & OWN_BOUNCES != 0)
     }
 
     /// Whether solver body `i`'s island was marked by [`Self::find_gains`].
@@ -545,6 +580,24 @@ fn overshot(
     };
     let approach = -relative_speed(&at_start(c.a), &at_start(c.b), n, c.normal_levers);
     approach > impact_speed && carried > c.normal_mass * approach
+}
+
+/// Whether the guard may scale contact `c`'s warm start (D10): any contact without gravity
+/// (`down` is `None`), only one across gravity with it.
+fn guards(down: Option<Vec2>, c: &SolverContact) -> bool {
+    down.is_none_or(|down| c.normal.dot(down).abs() < ACROSS_GRAVITY)
+}
+
+/// Whether contact `c`, warm started, still pushes its bodies apart although after the
+/// passes they separate faster than its target plus `speed` (the bounce threshold), which
+/// a contact that does not bounce never may: its carried impulse threw them apart (D10
+/// under gravity). A heavy box that rammed a light one against a wall was thrown back so,
+/// at up to 291 px/s with every restitution 0.
+fn thrown_apart(c: &SolverContact, bodies: &[SolverBody], speed: f32) -> bool {
+    let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+    let n = (c.normal.x, c.normal.y);
+    let separation = relative_speed(&a.velocities(), &b.velocities(), n, c.normal_levers);
+    separation > c.normal_target() + speed
 }
 
 /// `½ m |v|² + ½ I ω²` of a body with the velocities `(v, ω)`.

@@ -95,13 +95,10 @@ impl World {
             passes,
             self.config.accumulated_clamping,
         );
-        // An island whose bounces or warm start raised its energy is solved again (D1, D10).
-        // (Without bounces, only a weightless world has anything to look for: D10.)
+        // An island whose bounces or warm start raised its energy is solved again (D1, D10),
+        // and without gravity every island with a bounce (D15).
         let weightless = !self.gravity_enabled || self.config.gravity == Vec2::ZERO;
-        if (bounces || (warm_started > 0 && weightless))
-            && self.find_gains(dt, weightless)
-            && self.pardon_kinematic_pushes()
-        {
+        if (bounces || warm_started > 0) && self.find_gains(dt) && self.pardon_kinematic_pushes() {
             self.solve_again(dt, weightless);
             if weightless && self.warm_start_still_raised() {
                 self.solve_again(dt, weightless);
@@ -113,17 +110,20 @@ impl World {
     }
 
     /// Marks the islands to solve again (`EnergyGuard::find_gains`): those whose bounces
-    /// raised their energy above the step start (D1), and, with gravity off, those whose
-    /// warm start raised it or left a hit contact overshooting (D10). Returns whether any is
-    /// marked.
+    /// raised their energy above the step start (D1), with gravity off every one with a
+    /// bounce (D15) and those whose warm start raised the energy or left a hit contact
+    /// overshooting (D10), and with gravity those with a contact across gravity that its
+    /// warm start throws apart faster than the bounce threshold (D10). Returns whether any
+    /// is marked.
     ///
-    /// D10 only without gravity: under gravity a warm start carries the weight of a pile,
-    /// and while a pile settles it raises the energy too (the lab's 16-box tower and its
-    /// 100 : 1 bouncy stack gain up to 20-fold in single steps). Scaling it down there, even
-    /// to the root of an allowance of 0.1 px of lift and only around the bodies that gained,
-    /// let the tower sink past its slop at smaller allowances and, with the rest rule of D8
-    /// and D9, kept `rain(4000)` and the lab's 150-body bin awake past their limits.
-    pub(super) fn find_gains(&mut self, dt: f32, weightless: bool) -> bool {
+    /// Under gravity only contacts across gravity: a warm start carries the weight of a
+    /// pile, and while a pile settles it raises the energy too (the lab's 16-box tower and
+    /// its 100 : 1 bouncy stack gain up to 20-fold in single steps). Scaling it down there,
+    /// even to the root of an allowance of 0.1 px of lift and only around the bodies that
+    /// gained, let the tower sink past its slop at smaller allowances and, with the rest
+    /// rule of D8 and D9, kept `rain(4000)` and the lab's 150-body bin awake past their
+    /// limits.
+    pub(super) fn find_gains(&mut self, dt: f32) -> bool {
         // The velocities the solve started from: the slots still hold them.
         let loaded = &mut self.scratch.loaded_velocity;
         loaded.clear();
@@ -139,7 +139,7 @@ impl World {
             &self.scratch.loaded_velocity,
             self.half_kick(dt),
             &self.scratch.island_root,
-            weightless,
+            self.stacking_direction(),
             self.config.restitution_threshold,
             OVERSHOOT_SPEED,
             // D10 rests on the passes lowering the energy and on the bounce threshold: with
@@ -232,7 +232,9 @@ impl World {
                     self.scratch.carried[index as usize];
                 c.restitution_impulse = 0.0;
                 self.scratch.bounce_targets.push(c.bounce_velocity);
-                c.bounce_velocity = 0.0;
+                if guard.bounces_apart(&self.scratch.solver.bodies, island, c) {
+                    c.bounce_velocity = 0.0;
+                }
                 self.scratch.resolve_order.push(index);
             }
         }
@@ -289,10 +291,12 @@ impl World {
         }
         self.scratch.before_bounce.clear();
         self.scratch.before_bounce.extend(bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
+        let guard = &self.scratch.energy_guard;
         if solver::restitute_in_order(
             &mut self.scratch.contacts,
             bodies,
             &self.scratch.resolve_order,
+            |c, bodies| guard.bounces_apart(bodies, island, c),
         ) {
             self.scratch.energy_guard.limit_bounces(
                 &mut self.scratch.contacts,
