@@ -582,6 +582,24 @@ fn overshot(
     approach > impact_speed && carried > c.normal_mass * approach
 }
 
+/// Whether a contact across gravity (`down`), warm started (`carried`), is thrown apart
+/// (`thrown_apart`): the one look over the contacts that, under gravity and without a
+/// bounce, decides whether [`EnergyGuard::find_gains`] has anything to find (D10).
+pub fn any_thrown_apart(
+    contacts: &[SolverContact],
+    carried: &[(f32, f32, f32)],
+    bodies: &[SolverBody],
+    down: Vec2,
+    speed: f32,
+) -> bool {
+    contacts.iter().zip(carried).any(|(c, &(carried_normal, _, _))| {
+        carried_normal > 0.0
+            && c.normal_impulse > 0.0
+            && guards(Some(down), c)
+            && thrown_apart(c, bodies, speed)
+    })
+}
+
 /// Whether the guard may scale contact `c`'s warm start (D10): any contact without gravity
 /// (`down` is `None`), only one across gravity with it.
 fn guards(down: Option<Vec2>, c: &SolverContact) -> bool {

@@ -96,9 +96,22 @@ impl World {
             self.config.accumulated_clamping,
         );
         // An island whose bounces or warm start raised its energy is solved again (D1, D10),
-        // and without gravity every island with a bounce (D15).
+        // and without gravity every island with a bounce (D15). Under gravity and without a
+        // bounce, one look over the contacts first: the guard has something to find only
+        // where a contact across gravity was thrown apart (D10).
         let weightless = !self.gravity_enabled || self.config.gravity == Vec2::ZERO;
-        if (bounces || warm_started > 0) && self.find_gains(dt) && self.pardon_kinematic_pushes() {
+        let thrown = |down: Vec2| {
+            let scratch = &self.scratch;
+            let (contacts, carried) = (&scratch.contacts, &scratch.carried);
+            let threshold = self.config.restitution_threshold;
+            solver::any_thrown_apart(contacts, carried, &scratch.solver.bodies, down, threshold)
+        };
+        let look = bounces
+            || (warm_started > 0
+                && (weightless
+                    || (self.guards_warm_start()
+                        && self.stacking_direction().is_some_and(thrown))));
+        if look && self.find_gains(dt) && self.pardon_kinematic_pushes() {
             self.solve_again(dt, weightless);
             if weightless && self.warm_start_still_raised() {
                 self.solve_again(dt, weightless);
@@ -142,11 +155,16 @@ impl World {
             self.stacking_direction(),
             self.config.restitution_threshold,
             OVERSHOOT_SPEED,
-            // D10 rests on the passes lowering the energy and on the bounce threshold: with
-            // the rule switch `accumulated_clamping` or `restitution_threshold_enabled` off
-            // (R-LAB-1), the lab shows what those rules prevent, not what D10 makes of it.
-            self.config.accumulated_clamping && self.config.restitution_threshold_enabled,
+            self.guards_warm_start(),
         )
+    }
+
+    /// Whether D10 may act: it rests on the passes lowering the energy and on the bounce
+    /// threshold, so with the rule switch `accumulated_clamping` or
+    /// `restitution_threshold_enabled` off (R-LAB-1) the lab shows what those rules prevent,
+    /// not what D10 makes of it.
+    pub(super) fn guards_warm_start(&self) -> bool {
+        self.config.accumulated_clamping && self.config.restitution_threshold_enabled
     }
 
     /// Exempts from the energy guard every island a moving kinematic body touches: the
