@@ -28,18 +28,8 @@ const SPEED: f32 = 600.0;
 fn ramming(ratio: f32, restitution: f32) -> (World, BodyHandle) {
     let config = PhysicsConfig { sleeping_enabled: false, ..no_gravity() };
     let mut world = world_with(Vec2::new(800.0, 400.0), config);
-    let light = Material { density: 0.6, friction: 0.5, restitution };
-    let heavy = Material { density: ratio * 960.0 / 10_000.0, ..light };
-    add(
-        &mut world,
-        BodyDesc::rect(Vec2::new(40.0, 40.0), Vec2::new(780.0, 200.0)).with_material(light),
-    );
-    let handle = add(
-        &mut world,
-        BodyDesc::rect(Vec2::new(100.0, 100.0), Vec2::new(600.0, 200.0))
-            .with_material(heavy)
-            .with_velocity(Vec2::new(SPEED, 0.0)),
-    );
+    let handle = add_boxes(&mut world, ratio, restitution, (200.0, 200.0));
+    world.set_velocity(handle, Vec2::new(SPEED, 0.0)).expect("a live body");
     let masses: Vec<f32> = world.bodies().map(|(_, b)| b.mass()).collect();
     let actual = masses.iter().copied().fold(0.0, f32::max)
         / masses.iter().copied().fold(f32::INFINITY, f32::min);
@@ -130,6 +120,15 @@ fn the_warm_starting_switch_still_decides_whether_impulses_are_carried_r_rest_1(
     }
 }
 
+/// The two boxes of the scene, at rest, their centres at heights `y` (light, heavy); the
+/// heavy box's handle.
+fn add_boxes(world: &mut World, ratio: f32, restitution: f32, y: (f32, f32)) -> BodyHandle {
+    let light = Material { density: 0.6, friction: 0.5, restitution };
+    let heavy = Material { density: ratio * 960.0 / 10_000.0, ..light };
+    add(world, BodyDesc::rect(Vec2::new(40.0, 40.0), Vec2::new(780.0, y.0)).with_material(light));
+    add(world, BodyDesc::rect(Vec2::new(100.0, 100.0), Vec2::new(600.0, y.1)).with_material(heavy))
+}
+
 /// With gravity (D10 under gravity): the same boxes on the floor, the heavy one sliding at
 /// 600 px/s into the light one at the right wall, every restitution 0. The wall's contact
 /// and the boxes' own are across gravity, so the guard may scale their warm starts, and no
@@ -144,16 +143,8 @@ fn with_gravity_a_heavy_box_rammed_into_a_light_one_at_a_wall_is_not_thrown_back
     for ratio in [10.0, 80.0, 100.0] {
         let config = PhysicsConfig { sleeping_enabled: false, ..PhysicsConfig::default() };
         let mut world = world_with(Vec2::new(800.0, 400.0), config);
-        let light = Material { density: 0.6, friction: 0.5, restitution: 0.0 };
-        let heavy = Material { density: ratio * 960.0 / 10_000.0, ..light };
-        add(
-            &mut world,
-            BodyDesc::rect(Vec2::new(40.0, 40.0), Vec2::new(780.0, 380.0)).with_material(light),
-        );
-        let handle = add(
-            &mut world,
-            BodyDesc::rect(Vec2::new(100.0, 100.0), Vec2::new(600.0, 350.0)).with_material(heavy),
-        );
+        // On the floor (y = 400).
+        let handle = add_boxes(&mut world, ratio, 0.0, (380.0, 350.0));
         // Settled on the floor first, then sent at the light box.
         for _ in 0..30 {
             world.step(DT).expect("step");
