@@ -238,14 +238,15 @@ impl EnergyGuard {
             // Under gravity a warm start carries weight: D10 scales only those of contacts
             // across gravity (see the world's `find_gains`).
             if guard_warm_start && carried_normal > 0.0 && guards(down, c) {
-                let pushes_apart = match down {
-                    None => overshot(c, carried_normal, bodies, start, impact_speed, overshoot),
-                    Some(_) => thrown_apart(c, bodies, impact_speed),
-                };
                 if weightless {
                     kind |= WARM_STARTED;
                 }
-                if c.normal_impulse > 0.0 && pushes_apart {
+                let pushes_apart = c.normal_impulse > 0.0
+                    && match down {
+                        None => overshot(c, carried_normal, bodies, start, impact_speed, overshoot),
+                        Some(_) => thrown_apart(c, bodies, impact_speed),
+                    };
+                if pushes_apart {
                     kind |= OVERSHOT;
                     for i in [c.a as usize, c.b as usize] {
                         self.near[i] |= bodies[i].inverse_mass > 0.0;
@@ -568,12 +569,10 @@ fn overshot(
     impact_speed: f32,
     overshoot: f32,
 ) -> bool {
-    let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
-    let n = (c.normal.x, c.normal.y);
-    let separation = relative_speed(&a.velocities(), &b.velocities(), n, c.normal_levers);
-    if separation <= c.normal_target() + overshoot {
+    if !thrown_apart(c, bodies, overshoot) {
         return false;
     }
+    let n = (c.normal.x, c.normal.y);
     let at_start = |i: u32| {
         let (v, w) = start[i as usize];
         Velocity { x: v.x, y: v.y, angular: w }
@@ -606,11 +605,12 @@ fn guards(down: Option<Vec2>, c: &SolverContact) -> bool {
     down.is_none_or(|down| c.normal.dot(down).abs() < ACROSS_GRAVITY)
 }
 
-/// Whether contact `c`, warm started, still pushes its bodies apart although after the
-/// passes they separate faster than its target plus `speed` (the bounce threshold), which
-/// a contact that does not bounce never may: its carried impulse threw them apart (D10
-/// under gravity). A heavy box that rammed a light one against a wall was thrown back so,
-/// at up to 291 px/s with every restitution 0.
+/// Whether contact `c`'s bodies separate after the passes faster than its target plus
+/// `speed`. For a warm-started contact that still pushes, with the bounce threshold as
+/// `speed`, that is what a contact that does not bounce never may: its carried impulse
+/// threw them apart (D10 under gravity; a heavy box that rammed a light one against a wall
+/// was thrown back so, at up to 291 px/s with every restitution 0). `overshot` asks it
+/// first, with its own margin.
 fn thrown_apart(c: &SolverContact, bodies: &[SolverBody], speed: f32) -> bool {
     let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
     let n = (c.normal.x, c.normal.y);
