@@ -154,6 +154,22 @@ fn a_busy_world_with_sleepers_and_a_held_body_resumes_bit_for_bit_r_scn_1() {
     assert_steps_alike("added", &mut original, &mut loaded, 200);
 }
 
+/// Bodies set into others (D16 of docs/physics.md) keep that in the file: their contacts
+/// leave along the line of centres and get more projection passes until they are free.
+#[test]
+fn a_heap_saved_while_bodies_are_set_into_each_other_resumes_bit_for_bit_r_scn_1() {
+    let scene = scenes::at_one_point(300, Vec2::new(1200.0, 900.0));
+    let mut original = scene.build(PhysicsConfig::default()).expect("the scene builds");
+    for _ in 0..4 {
+        original.step(DT).expect("a valid step");
+    }
+    let saved = SceneFile::capture(&original);
+    let set_into_others = saved.bodies.iter().filter(|b| b.embedded).count();
+    assert!(set_into_others > 0, "no body set into others after 4 steps");
+    let mut loaded = through_a_file(&original);
+    assert_steps_alike("at one point", &mut original, &mut loaded, 120);
+}
+
 /// Large worlds sort their slots by last step's contacts every 64 steps; a file saved just
 /// before such a step keeps the slots as that step leaves them.
 #[test]

@@ -458,6 +458,10 @@ pub(crate) const FORCED: u8 = 4;
 /// (§11, deviation D9 of docs/physics.md): a rest shorter than `time_to_sleep` starts over
 /// when this changes.
 pub(crate) const DEEP: u8 = 8;
+/// [`Body::flags`]: the body is set into others (deviation D16 of docs/physics.md): it was
+/// in a contact deeper than any one step's motion makes, or pushed deep into a body that
+/// was, and its contacts are not yet within slop + 0.5 px.
+pub(crate) const EMBEDDED: u8 = 16;
 /// The flags that concern contacts: [`SENSOR`] and [`REPORTS`].
 pub(crate) const CONTACT_FLAGS: u8 = SENSOR | REPORTS;
 

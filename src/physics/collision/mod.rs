@@ -19,7 +19,10 @@ pub(crate) use broad_phase::{BroadPhase, Proxy, ProxyState};
 pub(crate) use mixing::{
     mixed_friction, mixed_restitution, pair_rolling_lever, wall_rolling_lever,
 };
-pub(crate) use narrow_phase::{CONTACT_TOLERANCE, STACK_MARGIN, collide_in_step};
+pub(crate) use narrow_phase::{
+    CONTACT_TOLERANCE, EMBEDDED_DEPTH, STACK_MARGIN, collide_in_step, embedded_manifold,
+    pair_direction,
+};
 pub use narrow_phase::{Manifold, collide};
 pub(crate) use ray::{RayContact, ray_circle, ray_rect, ray_wall};
 pub(crate) use shape_cast::{CastContact, cast_shape, cast_wall};

@@ -8,6 +8,7 @@
 use glam::Vec2;
 
 use crate::physics::body::Shape;
+use crate::physics::config::MIN_BODY_SIZE;
 
 /// One contact between A and B.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,6 +38,124 @@ pub(crate) const CONTACT_TOLERANCE: f32 = 0.01;
 /// passes let the gap close within the step but no more. Boxes stacked with small gaps then
 /// land on each other in the step they meet, not one row per step.
 pub(crate) const STACK_MARGIN: f32 = 0.5;
+
+/// A contact deeper than this sets both its bodies into the others (px; deviation D16 of
+/// docs/physics.md): 36 px. Two bodies at the speed limit close by at most
+/// 2·0.9·`MIN_BODY_SIZE` = 21.6 px in a step, and the step's two projection passes move a
+/// contact by at most 2·6 px more, so a step's motion does not make a contact this deep: a
+/// body added or moved into others does. (Bodies arriving at the speed limit in the mixed
+/// piles reach 29 px; at 24 px they were set into others, and their chaos moved.)
+pub(crate) const EMBEDDED_DEPTH: f32 = 3.0 * MIN_BODY_SIZE;
+
+/// The contact `m` of two shapes when one of them is set into the others (deviation D16 of
+/// docs/physics.md): where a centre lies inside the other shape, they separate along the line
+/// of their centres, and centres that coincide along `coincident()` (a direction of the
+/// pair's own); otherwise `m` as it is.
+///
+/// ```text
+/// n = (p_B − p_A)/|p_B − p_A|
+/// depth = the s ≥ 0 at which p_B − p_A + s·n leaves the box of half extents h_A + h_B
+///         (two boxes), or that box rounded by r (a circle and a box)
+/// ```
+/// The depth is how far B must move along n to touch A: the first point where the ray from
+/// B's centre leaves the Minkowski sum of the two shapes around A's centre.
+///
+/// The spec's rules (R-COL-3..5) take the nearest edge or the smaller overlap, the shortest
+/// way out for one body. In a heap added at one point every pair starts with coincident
+/// centres, so they all separate along the same two axes: the heap grows into columns and
+/// beams of boxes inside boxes that only ever separate along them, and lifting a column by
+/// its overlaps would take it through the ceiling (R-REST-4: 26.9 px deep after 10 s).
+/// Along the line of centres the heap spreads in every direction, as from an explosion.
+pub(crate) fn embedded_manifold(
+    (shape_a, pa): (&Shape, Vec2),
+    (shape_b, pb): (&Shape, Vec2),
+    coincident: impl FnOnce() -> Vec2,
+    m: Manifold,
+) -> Manifold {
+    let d = pb - pa;
+    let distance = d.length();
+    let along = |coincident: Vec2| if distance > COINCIDENT { d / distance } else { coincident };
+    match (*shape_a, *shape_b) {
+        (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
+            // Apart, the normal already lies along the centres.
+            if distance > COINCIDENT {
+                return m;
+            }
+            let (normal, depth) = (coincident(), ra + rb);
+            Manifold { normal, depth, point: pa + normal * (ra - 0.5 * depth) }
+        }
+        (Shape::Rect { half_extents: ha }, Shape::Rect { half_extents: hb }) => {
+            let inside = ha.max(hb);
+            if d.x.abs() >= inside.x || d.y.abs() >= inside.y {
+                return m;
+            }
+            let normal = along(coincident());
+            Manifold { normal, depth: leave_box(ha + hb, d, normal), ..m }
+        }
+        (Shape::Circle { radius }, Shape::Rect { half_extents }) => {
+            // Seen from the box: the circle's centre at −d, leaving along −n.
+            if !strictly_inside(-d, half_extents) {
+                return m;
+            }
+            let normal = along(coincident());
+            let depth = leave_rounded_box(half_extents, radius, -d, -normal);
+            // The point on the line of centres, in the middle of the overlap, as for two
+            // circles: the lever of friction points along the normal.
+            Manifold { normal, depth, point: pa + normal * (radius - 0.5 * depth) }
+        }
+        (Shape::Rect { half_extents }, Shape::Circle { radius }) => {
+            if !strictly_inside(d, half_extents) {
+                return m;
+            }
+            let normal = along(coincident());
+            let depth = leave_rounded_box(half_extents, radius, d, normal);
+            Manifold { normal, depth, point: pb - normal * (radius - 0.5 * depth) }
+        }
+    }
+}
+
+/// A direction of the pair of bodies with these handle bits, spread evenly over the circle
+/// by a hash of the two: where two centres coincide, it tells them apart along their own
+/// line (D16), so that a heap of bodies at one point leaves it in every direction.
+pub(crate) fn pair_direction(a: u64, b: u64) -> Vec2 {
+    let fold = |bits: u64| (bits ^ (bits >> 32)) as u32;
+    let hash = fold(a).wrapping_mul(0x9E37_79B9) ^ fold(b).wrapping_mul(0x85EB_CA6B);
+    // The top 24 bits as a fraction of a turn.
+    let angle = (hash >> 8) as f32 * (std::f32::consts::TAU / (1u32 << 24) as f32);
+    Vec2::from_angle(angle)
+}
+
+/// `p` lies inside the box of half extents `half` around the origin, not on its border.
+fn strictly_inside(p: Vec2, half: Vec2) -> bool {
+    p.x.abs() < half.x && p.y.abs() < half.y
+}
+
+/// How far the point `p`, inside the box of half extents `half` around the origin, goes
+/// along the unit direction `out` until it leaves the box (the nearer of the two edges the
+/// direction heads for; an axis `out` does not move along never ends the way).
+fn leave_box(half: Vec2, p: Vec2, out: Vec2) -> f32 {
+    let to_edge = |h: f32, p: f32, o: f32| {
+        if o.abs() > COINCIDENT { (h - p * o.signum()) / o.abs() } else { f32::INFINITY }
+    };
+    to_edge(half.x, p.x, out.x).min(to_edge(half.y, p.y, out.y))
+}
+
+/// How far the point `p`, inside the box of half extents `half`, goes along the unit
+/// direction `out` until it is `radius` away from the box: where it leaves the box grown by
+/// the radius, unless that lies beyond a corner, where the corner's circle of `radius` ends
+/// the way first (`|p + s·out − c| = r`, the larger root).
+fn leave_rounded_box(half: Vec2, radius: f32, p: Vec2, out: Vec2) -> f32 {
+    let s = leave_box(half + radius, p, out);
+    let q = p + out * s;
+    if q.x.abs() <= half.x || q.y.abs() <= half.y {
+        return s;
+    }
+    let corner = Vec2::new(half.x.copysign(q.x), half.y.copysign(q.y));
+    let w = p - corner;
+    let b = w.dot(out);
+    let c = w.length_squared() - radius * radius;
+    -b + (b * b - c).max(0.0).sqrt()
+}
 
 /// The world's narrow phase for one pair: [`collide_within`] the contact tolerance (D11),
 /// and for two boxes whose faces are up to [`STACK_MARGIN`] apart along `down` (gravity's
@@ -256,6 +375,79 @@ mod tests {
             .expect("overlap");
         assert_eq!(m.normal, -Vec2::X);
         assert!(close(m.depth, 14.0));
+    }
+
+    /// `embedded_manifold` of A at `pa` and B at `pb`, with `along` for coincident centres.
+    fn embedded(a: Shape, pa: Vec2, b: Shape, pb: Vec2, along: Vec2) -> Manifold {
+        let m = collide(&a, pa, &b, pb).expect("overlap");
+        embedded_manifold((&a, pa), (&b, pb), || along, m)
+    }
+
+    #[test]
+    fn shapes_set_into_each_other_leave_along_the_line_of_centres_by_their_overlap_r_rest_4() {
+        // D16: for every pair of shapes with a centre inside the other, the normal lies on
+        // the line of centres, and moving B by the depth along it ends the overlap exactly:
+        // the shapes then touch (depth 0 within rounding), no deeper and no further apart.
+        let (circle, small, rect) =
+            (Shape::circle(12.0), Shape::rect(24.0, 40.0), Shape::rect(40.0, 24.0));
+        let pa = Vec2::new(100.0, 200.0);
+        for (a, b) in [(circle, rect), (rect, circle), (small, rect), (rect, small), (rect, rect)] {
+            for offset in [Vec2::new(3.0, 1.0), Vec2::new(-1.0, 5.0), Vec2::new(4.0, -4.0)] {
+                let pb = pa + offset;
+                let m = embedded(a, pa, b, pb, Vec2::X);
+                assert!((m.normal - offset.normalize()).length() < 1e-5, "{a:?} {b:?} {offset}");
+                let apart = pb + m.normal * m.depth;
+                let touching = collide_within(&a, pa, &b, apart, 1e-3).expect("touching");
+                assert!(touching.depth < 1e-3, "{a:?} {b:?} {offset}: {touching:?}");
+                // The spec's own rule leaves through an axis, a shorter way but the same two
+                // directions for every pair (R-COL-4, R-COL-5).
+                let spec = collide(&a, pa, &b, pb).expect("overlap");
+                assert!(spec.normal.x == 0.0 || spec.normal.y == 0.0);
+                assert!(m.depth >= spec.depth - 1e-4);
+            }
+        }
+    }
+
+    #[test]
+    fn coincident_shapes_set_into_each_other_leave_along_their_pair_direction_r_rest_4() {
+        let along = Vec2::from_angle(0.7);
+        let (circle, rect) = (Shape::circle(12.0), Shape::rect(24.0, 40.0));
+        for (a, b) in [(circle, circle), (circle, rect), (rect, circle), (rect, rect)] {
+            let p = Vec2::new(50.0, 60.0);
+            let m = embedded(a, p, b, p, along);
+            assert!((m.normal - along).length() < 1e-6, "{a:?} {b:?}");
+            let touching = collide_within(&a, p, &b, p + along * m.depth, 1e-3).expect("touching");
+            assert!(touching.depth < 1e-3, "{a:?} {b:?}: {touching:?}");
+        }
+    }
+
+    #[test]
+    fn a_centre_outside_the_other_shape_keeps_the_spec_contact_r_col_5() {
+        // Overlapping, but neither centre inside the other: the spec's manifold as it is.
+        let (a, b) = (Shape::rect(40.0, 40.0), Shape::rect(40.0, 40.0));
+        let (pa, pb) = (Vec2::ZERO, Vec2::new(30.0, 10.0));
+        let spec = collide(&a, pa, &b, pb).expect("overlap");
+        assert_eq!(embedded(a, pa, b, pb, Vec2::Y), spec);
+        let (c, pc) = (Shape::circle(12.0), Vec2::new(25.0, 0.0));
+        let spec = collide(&a, pa, &c, pc).expect("overlap");
+        assert_eq!(embedded(a, pa, c, pc, Vec2::Y), spec);
+    }
+
+    #[test]
+    fn pair_directions_spread_over_the_whole_circle_r_rest_4() {
+        // 1,000 pairs of neighbouring handles (generation 0 and 1): every eighth of the
+        // circle gets between a third and twice its share, and the mean direction is short.
+        let mut octants = [0usize; 8];
+        let mut sum = Vec2::ZERO;
+        for i in 0..1000u64 {
+            let d = pair_direction(i << 32 | i, (i + 1) | u64::from(i % 2 == 0) << 32);
+            assert!((d.length() - 1.0).abs() < 1e-5);
+            let octant = (d.y.atan2(d.x) / std::f32::consts::FRAC_PI_4).floor() as i32;
+            octants[octant.rem_euclid(8) as usize] += 1;
+            sum += d;
+        }
+        assert!(octants.iter().all(|&n| (42..=250).contains(&n)), "{octants:?}");
+        assert!(sum.length() / 1000.0 < 0.1, "mean direction {}", sum / 1000.0);
     }
 
     #[test]

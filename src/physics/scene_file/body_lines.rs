@@ -64,7 +64,7 @@ pub(super) fn split_bodies(text: &str) -> Option<(String, Vec<SceneBody>)> {
 }
 
 /// The fields of [`SceneBody`] in the order they are written.
-const FIELDS: [&str; 19] = [
+const FIELDS: [&str; 20] = [
     "shape",
     "kind",
     "material",
@@ -83,6 +83,7 @@ const FIELDS: [&str; 19] = [
     "rest_anchor",
     "rest_angle",
     "deep_contact",
+    "embedded",
     "drag_target",
 ];
 
@@ -150,6 +151,7 @@ fn read_body(inner: &str) -> Option<SceneBody> {
             "rest_anchor" => body.rest_anchor = Some(at.some_vec2()?),
             "rest_angle" => body.rest_angle = at.number()?,
             "deep_contact" => body.deep_contact = at.boolean()?,
+            "embedded" => body.embedded = at.boolean()?,
             "drag_target" => body.drag_target = Some(at.some_vec2()?),
             _ => return None,
         }
@@ -344,6 +346,7 @@ mod tests {
         maybe(bits, &mut |b| body.rest_anchor = Some(b.vec2()));
         maybe(bits, &mut |b| body.rest_angle = b.float());
         maybe(bits, &mut |b| body.deep_contact = b.chance());
+        maybe(bits, &mut |b| body.embedded = b.chance());
         maybe(bits, &mut |b| body.drag_target = Some(b.vec2()));
         body
     }

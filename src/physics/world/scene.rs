@@ -146,6 +146,11 @@ pub struct SceneBody {
     /// (default false).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::not"))]
     pub deep_contact: bool,
+    /// Set into other bodies (deviation D16 of docs/physics.md): its contacts leave along
+    /// the line of centres and get more projection passes until they are within slop +
+    /// 0.5 px (default false).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::not"))]
+    pub embedded: bool,
     /// `Some(target)`: held by a drag controller, heading for `target` (§13); dynamic
     /// bodies only. Default `None`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
@@ -174,6 +179,7 @@ impl SceneBody {
             rest_anchor: None,
             rest_angle: 0.0,
             deep_contact: false,
+            embedded: false,
             drag_target: None,
         }
     }
@@ -439,6 +445,7 @@ impl SceneFile {
                     rest_anchor: resting.then_some(body.anchor),
                     rest_angle: if resting { body.rest_angle } else { 0.0 },
                     deep_contact: body.flags & DEEP != 0,
+                    embedded: body.flags & EMBEDDED != 0,
                     drag_target: body.drag_target(),
                     ..SceneBody::new(BodyDesc {
                         gravity_scale: forces.gravity_scale,

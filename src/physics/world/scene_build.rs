@@ -189,6 +189,10 @@ impl World {
             if scene_body.deep_contact {
                 body.flags |= DEEP;
             }
+            // Only a dynamic body is ever set into others: the flag of another is dropped.
+            if scene_body.embedded && body.kind == BodyKind::Dynamic {
+                body.flags |= EMBEDDED;
+            }
             if let Some(anchor) = scene_body.rest_anchor {
                 (body.anchor, body.rest_angle) = (anchor, scene_body.rest_angle);
             }
