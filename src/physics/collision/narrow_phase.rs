@@ -85,8 +85,7 @@ pub(crate) fn embedded_manifold(
             Manifold { normal, depth, point: pa + normal * (ra - 0.5 * depth) }
         }
         (Shape::Rect { half_extents: ha }, Shape::Rect { half_extents: hb }) => {
-            let inside = ha.max(hb);
-            if d.x.abs() >= inside.x || d.y.abs() >= inside.y {
+            if !(strictly_inside(d, ha) || strictly_inside(d, hb)) {
                 return m;
             }
             let normal = along(coincident());
@@ -431,6 +430,12 @@ mod tests {
         let (c, pc) = (Shape::circle(12.0), Vec2::new(25.0, 0.0));
         let spec = collide(&a, pa, &c, pc).expect("overlap");
         assert_eq!(embedded(a, pa, c, pc, Vec2::Y), spec);
+        // A cross of a wide and a tall box: each reaches past the other's centre, but
+        // neither centre lies inside the other box.
+        let (wide, tall) = (Shape::rect(200.0, 10.0), Shape::rect(10.0, 200.0));
+        let pb = Vec2::new(50.0, 50.0);
+        let spec = collide(&wide, pa, &tall, pb).expect("overlap");
+        assert_eq!(embedded(wide, pa, tall, pb, Vec2::Y), spec);
     }
 
     #[test]

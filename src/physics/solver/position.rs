@@ -288,11 +288,11 @@ impl Projection {
     /// set into others for the next step.
     ///
     /// Two passes a step free a tall heap too slowly: 5,000 bodies added at one point
-    /// (R-REST-4) still overlapped by 10.9 px after 10 s with D16's direction alone, and by
-    /// 1.8 px with these passes. A body may move further in a step than the passes' cap per
-    /// contact (`max_correction`): capping each body's push over all passes at 6, 12, 24 or
-    /// 48 px left 17–23, 23, 10–16 and 2.5–6.4 px, because a heap freed slowly falls while it
-    /// spreads and builds columns again.
+    /// (R-REST-4) still overlapped by 13.1 px after 10 s with D16's direction alone, and by
+    /// 1.06 px with these passes. A body may move further in a step than the passes' cap per
+    /// contact (`max_correction`): capping each body's push over all passes at 6 to 48 px
+    /// left 2.5–23 px (measured with a first form of the direction), because a heap freed
+    /// slowly falls while it spreads and builds columns again.
     pub fn free_embedded(
         &self,
         positions: &mut [Vec2],

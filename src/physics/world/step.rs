@@ -9,8 +9,8 @@ use super::*;
 
 /// Passes beyond `position_iterations` a step may give the contacts of bodies set into
 /// others (deviation D16 of docs/physics.md). Measured on R-REST-4's 5,000 bodies added at
-/// one point, deepest overlap after 10 s: 10.9 px with none, 3.6 px with 10, 1.3 px with 20,
-/// 1.8 px with 30, 1.4 px with 50. From about 70 the heap churns (35 px after 10 s): the
+/// one point, deepest overlap after 10 s: 13.1 px with none, 1.65, 1.72, 1.06, 1.41 and
+/// 1.86 px with 10, 20, 30, 50 and 70. With 100 the heap churns (35 px after 10 s): the
 /// passes then push bodies so far within a step that they land deep in bodies they had no
 /// contact with, which sets those into others in turn.
 const EMBEDDED_PASSES: u32 = 30;
