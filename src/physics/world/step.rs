@@ -150,9 +150,6 @@ impl World {
         let n = self.slots.len();
         self.scratch.colliders.resize(n, Collider::default());
         self.scratch.awake_dynamic.resize(n, false);
-        // One entry per solver index, the walls' (never set into anything) after the slots.
-        self.scratch.embedded.resize(n, false);
-        self.scratch.embedded.extend_from_slice(&[false; WALL_COUNT]);
         let mut any_embedded = false;
         // Layers and contact flags only while some body has them (R-GAME-1..3).
         let (layered, flagged) = (self.layered_bodies > 0, self.flagged_bodies > 0);
@@ -192,12 +189,9 @@ impl World {
             let Some(body) = &slot.body else {
                 *collider = Collider::default();
                 *awake_flag = false;
-                self.scratch.embedded[index] = false;
                 continue;
             };
-            let embedded = body.flags & EMBEDDED != 0;
-            self.scratch.embedded[index] = embedded;
-            any_embedded |= embedded;
+            any_embedded |= body.flags & EMBEDDED != 0;
             let (min, max) = body.aabb();
             let awake = is_awake_dynamic(body);
             // A moving kinematic body pairs like an awake one: it must meet the sleepers it
@@ -232,7 +226,16 @@ impl World {
             }
         }
         self.scratch.moving_kinematic = moving_kinematic;
+        // Which bodies are set into others (D16), per solver index (the walls, never set
+        // into anything, after the slots): read only while one is, so built only then.
         self.scratch.any_embedded = any_embedded;
+        self.scratch.embedded.clear();
+        if any_embedded {
+            let flags =
+                self.slots.iter().map(|s| s.body.as_ref().is_some_and(|b| b.flags & EMBEDDED != 0));
+            self.scratch.embedded.extend(flags);
+            self.scratch.embedded.extend_from_slice(&[false; WALL_COUNT]);
+        }
     }
 
     /// Sweep and prune over the proxies; pairs without an awake dynamic body, and pairs
@@ -339,6 +342,10 @@ impl World {
             let deep = m.depth > collision::EMBEDDED_DEPTH;
             let m = if deep || (any_embedded && (embedded[ia as usize] || embedded[ib as usize])) {
                 if deep {
+                    // The first body set into others in this step: every entry false so far.
+                    if embedded.is_empty() {
+                        embedded.resize(colliders.len() + WALL_COUNT, false);
+                    }
                     (embedded[ia as usize], embedded[ib as usize], any_embedded) =
                         (true, true, true);
                 }
