@@ -17,8 +17,9 @@
 //!   of flickering between "contact" and "no contact", which would show as jitter.
 //! * The current depth needs no second collision pass: it is the depth at detection minus
 //!   the relative displacement along n since then,
-//!   `depth_now = depth − ((p_B − p_B⁰) − (p_A − p_A⁰))·n`. That is exact for walls and
-//!   rectangles and a very good approximation for circles.
+//!   `depth_now = depth − ((p_B − p_B⁰) − (p_A − p_A⁰))·n`. That is exact for walls and for
+//!   rectangles along an axis, and a very good approximation for circles and for the slanted
+//!   normals of bodies set into others (deviation D16 of docs/physics.md).
 
 use std::f32::consts::FRAC_1_SQRT_2;
 
@@ -288,8 +289,8 @@ impl Projection {
     /// set into others for the next step.
     ///
     /// Two passes a step free a tall heap too slowly: 5,000 bodies added at one point
-    /// (R-REST-4) still overlapped by 13.1 px after 10 s with D16's direction alone, and by
-    /// 1.06 px with these passes. A body may move further in a step than the passes' cap per
+    /// (R-REST-4) still overlapped by 17.2 px after 10 s with D16's direction alone, and by
+    /// 1.42 px with these passes. A body may move further in a step than the passes' cap per
     /// contact (`max_correction`): capping each body's push over all passes at 6 to 48 px
     /// left 2.5–23 px (measured with a first form of the direction), because a heap freed
     /// slowly falls while it spreads and builds columns again.
@@ -527,5 +528,69 @@ mod tests {
         let many = ProjectionSettings { iterations: 200, ..SETTINGS };
         project(&[contact(5.5)], &mut positions, &[Vec2::ZERO; 2], &masses([0.0, 1.0]), &many);
         assert!((positions[1].y - 5.0).abs() < 1e-3, "{}", positions[1].y);
+    }
+
+    #[test]
+    fn bodies_set_into_others_are_freed_and_pass_it_on_to_what_they_push_r_rest_4() {
+        // D16. Four bodies in a row along x, the wall-like body 3 immovable: 0 is set into 1
+        // by 10 px; 1 touches 2 at 0.8 px (within slop + 0.5 px, so not pushed at first);
+        // 2 touches the immovable 3 at 0.2 px. Freeing 0 and 1 pushes 1 into 2, which is
+        // then set into others too and pushed on; 3 never is.
+        let bodies = [1.0, 1.0, 1.0, 0.0]
+            .map(|inverse_mass| SolverBody { inverse_mass, ..SolverBody::default() });
+        let contacts = [
+            contact_between(0, 1, Vec2::X, 10.0),
+            contact_between(1, 2, Vec2::X, 0.8),
+            contact_between(2, 3, Vec2::X, 0.2),
+        ];
+        let start = [Vec2::ZERO; 4];
+        let mut projection = Projection::default();
+        for c in &contacts {
+            projection.add(c, bodies[c.a as usize].inverse_mass, bodies[c.b as usize].inverse_mass);
+        }
+        let limit = SETTINGS.slop + 0.5;
+        let (mut still, mut positions) = (Vec::new(), start);
+        // No passes: nothing moves, and the deep contact's bodies stay set into others.
+        let mut embedded = [true, false, false, false];
+        projection.free_embedded(
+            &mut positions,
+            &start,
+            &mut embedded,
+            &mut still,
+            &SETTINGS,
+            (0, 0.5),
+        );
+        assert_eq!(positions, start);
+        assert_eq!(still, [true, true, false, false]);
+        // Thirty passes: every contact within the limit, 2 marked on the way, 3 never.
+        let mut embedded = [true, false, false, false];
+        projection.free_embedded(
+            &mut positions,
+            &start,
+            &mut embedded,
+            &mut still,
+            &SETTINGS,
+            (30, 0.5),
+        );
+        for c in &projection.contacts {
+            assert!(c.depth_now(&positions, &start) <= limit, "{c:?} at {positions:?}");
+        }
+        assert_eq!(embedded, [true, true, true, false]);
+        assert_eq!(positions[3], Vec2::ZERO, "the immovable body moved");
+        assert_eq!(still, [false; 4], "free bodies stay set into others");
+        // One pass is not enough: 0 and 1 stay set into others, and 1, pushed 1.9 px into 2,
+        // sets 2 into others too; the pass moves 0 by its half (equal masses) of `factor`
+        // times the excess, 0.4 · (10 − 0.5) / 2 = 1.9 px.
+        let (mut positions, mut embedded) = (start, [true, false, false, false]);
+        projection.free_embedded(
+            &mut positions,
+            &start,
+            &mut embedded,
+            &mut still,
+            &SETTINGS,
+            (1, 0.5),
+        );
+        assert_eq!(still, [true, true, true, false]);
+        assert!((positions[0].x + 1.9).abs() < 1e-5, "{positions:?}");
     }
 }

@@ -189,6 +189,10 @@ pub struct World {
     /// Bodies that are sensors or report their contacts: while there are none, the narrow
     /// phase reads no contact flags and the step reports no events (R-GAME-1, R-GAME-2).
     flagged_bodies: usize,
+    /// Some awake dynamic body may be set into others (D16), as the last step left them
+    /// (or a scene file put them): while none is, the step does no work for D16 beyond one
+    /// comparison per contact, and reads no body's flag for it.
+    embedded_bodies: bool,
     /// The pairs that touch and the last step's collision events (R-GAME-1).
     contact_events: ContactEvents,
     stats: StepStats,
@@ -231,6 +235,7 @@ impl World {
             next_island_id: 0,
             layered_bodies: 0,
             flagged_bodies: 0,
+            embedded_bodies: false,
             contact_events: ContactEvents::default(),
             stats: StepStats::default(),
             steps: 0,

@@ -189,9 +189,14 @@ impl World {
             if scene_body.deep_contact {
                 body.flags |= DEEP;
             }
-            // Only a dynamic body is ever set into others: the flag of another is dropped.
-            if scene_body.embedded && body.kind == BodyKind::Dynamic {
+            // Only an awake dynamic body is ever set into others: the flag of another is
+            // dropped.
+            if scene_body.embedded
+                && body.kind == BodyKind::Dynamic
+                && scene_body.sleep_island.is_none()
+            {
                 body.flags |= EMBEDDED;
+                self.embedded_bodies = true;
             }
             if let Some(anchor) = scene_body.rest_anchor {
                 (body.anchor, body.rest_angle) = (anchor, scene_body.rest_angle);

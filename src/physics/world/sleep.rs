@@ -175,6 +175,8 @@ impl World {
             if let Some(body) = self.slots[index].body.as_mut() {
                 body.sleeping = true;
                 body.sleep_island = id;
+                // Its island settled (D9): no contact of its is still that deep (D16).
+                body.flags &= !EMBEDDED;
                 body.velocity = Vec2::ZERO;
                 body.angular_velocity = 0.0;
                 *self.sleeping_islands.entry(id).or_insert(0) += 1;

@@ -107,6 +107,7 @@ impl World {
             next_island_id: self.next_island_id,
             layered_bodies: self.layered_bodies,
             flagged_bodies: self.flagged_bodies,
+            embedded_bodies: self.embedded_bodies,
             contact_events: self.contact_events.clone(),
             stats: self.stats.clone(),
             steps: self.steps,

@@ -9,8 +9,8 @@ use super::*;
 
 /// Passes beyond `position_iterations` a step may give the contacts of bodies set into
 /// others (deviation D16 of docs/physics.md). Measured on R-REST-4's 5,000 bodies added at
-/// one point, deepest overlap after 10 s: 13.1 px with none, 1.65, 1.72, 1.06, 1.41 and
-/// 1.86 px with 10, 20, 30, 50 and 70. With 100 the heap churns (35 px after 10 s): the
+/// one point, deepest overlap after 10 s: 17.2 px with none, 2.14, 1.51, 1.42, 1.46 and
+/// 1.56 px with 10, 20, 30, 50 and 70. With 100 the heap churns (34 px after 10 s): the
 /// passes then push bodies so far within a step that they land deep in bodies they had no
 /// contact with, which sets those into others in turn.
 const EMBEDDED_PASSES: u32 = 30;
@@ -150,7 +150,6 @@ impl World {
         let n = self.slots.len();
         self.scratch.colliders.resize(n, Collider::default());
         self.scratch.awake_dynamic.resize(n, false);
-        let mut any_embedded = false;
         // Layers and contact flags only while some body has them (R-GAME-1..3).
         let (layered, flagged) = (self.layered_bodies > 0, self.flagged_bodies > 0);
         if layered {
@@ -191,7 +190,6 @@ impl World {
                 *awake_flag = false;
                 continue;
             };
-            any_embedded |= body.flags & EMBEDDED != 0;
             let (min, max) = body.aabb();
             let awake = is_awake_dynamic(body);
             // A moving kinematic body pairs like an awake one: it must meet the sleepers it
@@ -226,13 +224,18 @@ impl World {
             }
         }
         self.scratch.moving_kinematic = moving_kinematic;
-        // Which bodies are set into others (D16), per solver index (the walls, never set
-        // into anything, after the slots): read only while one is, so built only then.
+        // Which awake dynamic bodies are set into others (D16), per solver index (the walls,
+        // never set into anything, after the slots): read only while one may be, so built
+        // only then, in a pass of its own (a body's flag lies in another cache line than
+        // what the gather reads).
+        let any_embedded = self.embedded_bodies;
         self.scratch.any_embedded = any_embedded;
         self.scratch.embedded.clear();
         if any_embedded {
-            let flags =
-                self.slots.iter().map(|s| s.body.as_ref().is_some_and(|b| b.flags & EMBEDDED != 0));
+            let awake = &self.scratch.awake_dynamic;
+            let flags = self.slots.iter().zip(awake).map(|(slot, &awake)| {
+                awake && slot.body.as_ref().is_some_and(|b| b.flags & EMBEDDED != 0)
+            });
             self.scratch.embedded.extend(flags);
             self.scratch.embedded.extend_from_slice(&[false; WALL_COUNT]);
         }
@@ -304,8 +307,9 @@ impl World {
         let flags = (self.flagged_bodies > 0).then_some(&self.scratch.contact_flags[..]);
         let overlaps = &mut self.scratch.sensor_overlaps;
         overlaps.clear();
-        let embedded = &mut self.scratch.embedded;
-        let mut any_embedded = self.scratch.any_embedded;
+        // A contact deeper than one step's motion makes (D16): one predicted compare per
+        // contact here, the rest after the loop and only when needed.
+        let mut deep_found = false;
         // The broad phase pairs only slots that hold a body, so both colliders are real.
         for &(ia, ib) in &self.scratch.pairs {
             // A is the body of the lower handle index, whatever slots the two are stored in
@@ -336,29 +340,7 @@ impl World {
                     continue; // two sensors: nothing
                 }
             }
-            // A body set into others (D16): a contact deeper than one step's motion makes
-            // marks both bodies, and the contacts of such a body leave along the line of
-            // centres. One predicted compare per contact while no body is set into others.
-            let deep = m.depth > collision::EMBEDDED_DEPTH;
-            let m = if deep || (any_embedded && (embedded[ia as usize] || embedded[ib as usize])) {
-                if deep {
-                    // The first body set into others in this step: every entry false so far.
-                    if embedded.is_empty() {
-                        embedded.resize(colliders.len() + WALL_COUNT, false);
-                    }
-                    (embedded[ia as usize], embedded[ib as usize], any_embedded) =
-                        (true, true, true);
-                }
-                let direction = || collision::pair_direction(a.handle_bits, b.handle_bits);
-                collision::embedded_manifold(
-                    (&a.shape, a.position),
-                    (&b.shape, b.position),
-                    direction,
-                    m,
-                )
-            } else {
-                m
-            };
+            deep_found |= m.depth > collision::EMBEDDED_DEPTH;
             // Friction mixes by geometric mean (a smooth partner makes the contact smooth),
             // restitution by maximum (a rubber ball bounces off a wooden block) (§7, §8).
             let friction = collision::mixed_friction(a.friction, b.friction);
@@ -378,9 +360,48 @@ impl World {
             ));
             keys.push((a.handle_bits, b.handle_bits));
         }
-        self.scratch.any_embedded = any_embedded;
+        if deep_found || self.scratch.any_embedded {
+            self.embed_bodies(down);
+        }
         self.scratch.body_contact_count = self.scratch.contacts.len();
         self.stats.body_contacts = self.scratch.contacts.len();
+    }
+
+    /// Sets the awake dynamic bodies of every contact deeper than [`EMBEDDED_DEPTH`] into
+    /// others (D16), and gives such a contact, and every contact of a body set into others,
+    /// the contact D16 gives them (`collision::embedded_manifold`). After the narrow phase,
+    /// so that which of a body's contacts take it does not depend on the order of the pairs,
+    /// and kept out of its loop, which it slowed by half even when no body was set into
+    /// others.
+    ///
+    /// [`EMBEDDED_DEPTH`]: collision::EMBEDDED_DEPTH
+    fn embed_bodies(&mut self, down: Option<Vec2>) {
+        let deep = |c: &SolverContact| c.depth > collision::EMBEDDED_DEPTH;
+        // Filled by the gather while a body was set into others at the step's start; all
+        // false otherwise.
+        let embedded = &mut self.scratch.embedded;
+        embedded.resize(self.slots.len() + WALL_COUNT, false);
+        let awake = &self.scratch.awake_dynamic;
+        for c in self.scratch.contacts.iter().filter(|c| deep(c)) {
+            for i in [c.a as usize, c.b as usize] {
+                embedded[i] |= awake[i];
+            }
+        }
+        self.scratch.any_embedded = true;
+        let colliders = &self.scratch.colliders;
+        for c in &mut self.scratch.contacts {
+            if !(deep(c) || embedded[c.a as usize] || embedded[c.b as usize]) {
+                continue;
+            }
+            let (a, b) = (&colliders[c.a as usize], &colliders[c.b as usize]);
+            let (pa, pb) = ((&a.shape, a.position), (&b.shape, b.position));
+            // The pair touched a moment ago, at the same positions.
+            let Some(m) = collision::collide_in_step(pa, pb, down) else { continue };
+            let direction = || collision::pair_direction(a.handle_bits, b.handle_bits);
+            let m = collision::embedded_manifold(pa, pb, direction, m);
+            (c.normal, c.depth, c.point) = (m.normal, m.depth, m.point);
+            (c.r_a, c.r_b) = (m.point - a.position, m.point - b.position);
+        }
     }
 
     /// Contacts of awake dynamic bodies with the four half-plane walls (§5, R-COL-6), found
@@ -486,6 +507,7 @@ impl World {
         };
         let mut braked = 0;
         let still_embedded = &self.scratch.still_embedded;
+        let mut embedded_left = false;
         for (index, (slot, &position)) in
             self.slots.iter_mut().zip(&self.scratch.positions).enumerate()
         {
@@ -496,6 +518,7 @@ impl World {
             if any_embedded {
                 let embedded = still_embedded[index];
                 body.flags = if embedded { body.flags | EMBEDDED } else { body.flags & !EMBEDDED };
+                embedded_left |= embedded;
             }
             braked += usize::from(brake.apply(body));
         }
@@ -513,6 +536,9 @@ impl World {
             deep.clear();
             deep.resize(self.slots.len(), false);
         }
+        // One that falls asleep in this step loses the flag then (D9 has settled it); one
+        // removed or made static keeps this true for one more step at most.
+        self.embedded_bodies = embedded_left;
         self.stats.braked = braked;
     }
 }
