@@ -77,12 +77,13 @@ const LONGEST_WAY_OUT: f32 = 2.0;
 pub(crate) fn embedded_manifold(
     (shape_a, pa): (&Shape, Vec2),
     (shape_b, pb): (&Shape, Vec2),
-    coincident: impl FnOnce() -> Vec2,
+    coincident: impl Fn() -> Vec2,
     m: Manifold,
 ) -> Manifold {
     let d = pb - pa;
     let distance = d.length();
-    let along = |coincident: Vec2| if distance > COINCIDENT { d / distance } else { coincident };
+    // The pair's own direction is hashed only where the centres coincide.
+    let along = || if distance > COINCIDENT { d / distance } else { coincident() };
     match (*shape_a, *shape_b) {
         (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
             // Apart, the normal already lies along the centres.
@@ -96,7 +97,7 @@ pub(crate) fn embedded_manifold(
             if !(strictly_inside(d, ha) || strictly_inside(d, hb)) {
                 return m;
             }
-            let normal = along(coincident());
+            let normal = along();
             let depth = leave_box(ha + hb, d, normal);
             if depth > LONGEST_WAY_OUT * m.depth {
                 return m;
@@ -108,7 +109,7 @@ pub(crate) fn embedded_manifold(
             if !strictly_inside(-d, half_extents) {
                 return m;
             }
-            let normal = along(coincident());
+            let normal = along();
             let depth = leave_rounded_box(half_extents, radius, -d, -normal);
             if depth > LONGEST_WAY_OUT * m.depth {
                 return m;
@@ -121,7 +122,7 @@ pub(crate) fn embedded_manifold(
             if !strictly_inside(d, half_extents) {
                 return m;
             }
-            let normal = along(coincident());
+            let normal = along();
             let depth = leave_rounded_box(half_extents, radius, d, normal);
             if depth > LONGEST_WAY_OUT * m.depth {
                 return m;
@@ -131,15 +132,20 @@ pub(crate) fn embedded_manifold(
     }
 }
 
-/// A direction of the pair of bodies with these handle bits, spread evenly over the circle
+/// A direction of the pair of bodies with these handle bits, spread over the whole circle
 /// by a hash of the two: where two centres coincide, it tells them apart along their own
 /// line (D16), so that a heap of bodies at one point leaves it in every direction.
+///
+/// The hash's two halves give a point of the square [−1, 1]², normalised: each eighth of
+/// the circle gets the same share (by the square's symmetry), and only exactly rounded
+/// arithmetic is used (no sine or cosine, which the platforms' maths libraries round
+/// differently), so the native and the web build step bit for bit alike.
 pub(crate) fn pair_direction(a: u64, b: u64) -> Vec2 {
     let fold = |bits: u64| (bits ^ (bits >> 32)) as u32;
     let hash = fold(a).wrapping_mul(0x9E37_79B9) ^ fold(b).wrapping_mul(0x85EB_CA6B);
-    // The top 24 bits as a fraction of a turn.
-    let angle = (hash >> 8) as f32 * (std::f32::consts::TAU / (1u32 << 24) as f32);
-    Vec2::from_angle(angle)
+    let unit = |bits: u32| f32::from(bits as u16) / 32_767.5 - 1.0;
+    // Neither half is 0 ((k − 32,767.5)/32,767.5 for an integer k), so neither is the point.
+    Vec2::new(unit(hash), unit(hash >> 16)).normalize()
 }
 
 /// `p` lies inside the box of half extents `half` around the origin, not on its border.

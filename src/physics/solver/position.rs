@@ -104,6 +104,9 @@ impl ProjectionContact {
 #[derive(Clone, Debug, Default)]
 pub struct Projection {
     contacts: Vec<ProjectionContact>,
+    /// `free_embedded`'s contacts of bodies set into others, by index: its passes walk
+    /// only these.
+    marked: Vec<u32>,
 }
 
 impl Projection {
@@ -282,20 +285,21 @@ impl Projection {
     /// Frees bodies set into others (deviation D16 of docs/physics.md): after the step's
     /// passes, up to `passes` more over the contacts of bodies marked in `embedded` (one
     /// entry per position) while one of them is still deeper than `slop + keep`; a body
-    /// such a contact pushes into another marks that one too, so the push travels through
-    /// a heap within the step. Each pass corrects as the step's do (`factor` of the excess
-    /// over the slop, at most `max_correction`). Then `still` (one entry per position) marks
+    /// such a contact pushes into another marks that one too, whose contacts join from the
+    /// next pass, so the push travels through a heap within the step. Each pass corrects as
+    /// the step's do (`factor` of the excess over the slop, at most `max_correction`), over
+    /// the contacts of marked bodies alone. Then `still` (one entry per position) marks
     /// the bodies left in a contact deeper than `slop + keep` with a marked body: they stay
     /// set into others for the next step.
     ///
     /// Two passes a step free a tall heap too slowly: 5,000 bodies added at one point
-    /// (R-REST-4) still overlapped by 17.2 px after 10 s with D16's direction alone, and by
-    /// 1.42 px with these passes. A body may move further in a step than the passes' cap per
+    /// (R-REST-4) still overlapped by 15.1 px after 10 s with D16's direction alone, and by
+    /// 1.50 px with these passes. A body may move further in a step than the passes' cap per
     /// contact (`max_correction`): capping each body's push over all passes at 6 to 48 px
     /// left 2.5–23 px (measured with a first form of the direction), because a heap freed
     /// slowly falls while it spreads and builds columns again.
     pub fn free_embedded(
-        &self,
+        &mut self,
         positions: &mut [Vec2],
         start_positions: &[Vec2],
         embedded: &mut [bool],
@@ -306,25 +310,36 @@ impl Projection {
         let start_positions = &start_positions[..positions.len()];
         let embedded = &mut embedded[..positions.len()];
         let limit = settings.slop + keep;
+        // The narrow phase marks both bodies of a deep contact, an immovable one too: only a
+        // body that moves counts.
+        let marked = |c: &ProjectionContact, embedded: &[bool]| {
+            (embedded[c.a as usize] && c.inverse_mass_a > 0.0)
+                || (embedded[c.b as usize] && c.inverse_mass_b > 0.0)
+        };
+        // The passes walk the contacts of marked bodies alone, gathered again when a pass
+        // marked more: a body that cannot get free (wedged between immovable bodies) costs
+        // its own contacts' passes, not the whole world's.
+        let gather = |list: &mut Vec<u32>, embedded: &[bool], contacts: &[ProjectionContact]| {
+            list.clear();
+            let of_marked = contacts.iter().enumerate().filter(|(_, c)| marked(c, embedded));
+            list.extend(of_marked.map(|(i, _)| i as u32));
+        };
+        gather(&mut self.marked, embedded, &self.contacts);
         for _ in 0..passes {
-            let mut pushed = false;
-            for c in &self.contacts {
+            let (mut pushed, mut spread) = (false, false);
+            for &i in &self.marked {
+                let c = &self.contacts[i as usize];
                 let (a, b) = (c.a as usize, c.b as usize);
-                // The narrow phase marks both bodies of a deep contact, an immovable one too:
-                // only a body that moves counts.
-                let marked = (embedded[a] && c.inverse_mass_a > 0.0)
-                    || (embedded[b] && c.inverse_mass_b > 0.0);
-                if !marked {
-                    continue;
-                }
                 let depth = c.depth_now(positions, start_positions);
                 if depth <= limit {
                     continue;
                 }
                 pushed = true;
                 // Only a body that moves can be set into others: never a wall.
-                embedded[a] |= c.inverse_mass_a > 0.0;
-                embedded[b] |= c.inverse_mass_b > 0.0;
+                for (i, movable) in [(a, c.inverse_mass_a > 0.0), (b, c.inverse_mass_b > 0.0)] {
+                    spread |= movable && !embedded[i];
+                    embedded[i] |= movable;
+                }
                 let correction =
                     (settings.factor * (depth - settings.slop)).min(settings.max_correction);
                 let push = c.normal * (correction / c.total);
@@ -334,16 +349,16 @@ impl Projection {
             if !pushed {
                 break;
             }
+            if spread {
+                gather(&mut self.marked, embedded, &self.contacts);
+            }
         }
         still.clear();
         still.resize(positions.len(), false);
         for c in &self.contacts {
-            let (a, b) = (c.a as usize, c.b as usize);
-            let marked =
-                (embedded[a] && c.inverse_mass_a > 0.0) || (embedded[b] && c.inverse_mass_b > 0.0);
-            if marked && c.depth_now(positions, start_positions) > limit {
-                still[a] |= c.inverse_mass_a > 0.0;
-                still[b] |= c.inverse_mass_b > 0.0;
+            if marked(c, embedded) && c.depth_now(positions, start_positions) > limit {
+                still[c.a as usize] |= c.inverse_mass_a > 0.0;
+                still[c.b as usize] |= c.inverse_mass_b > 0.0;
             }
         }
     }

@@ -9,8 +9,8 @@ use super::*;
 
 /// Passes beyond `position_iterations` a step may give the contacts of bodies set into
 /// others (deviation D16 of docs/physics.md). Measured on R-REST-4's 5,000 bodies added at
-/// one point, deepest overlap after 10 s: 17.2 px with none, 2.14, 1.51, 1.42, 1.46 and
-/// 1.56 px with 10, 20, 30, 50 and 70. With 100 the heap churns (34 px after 10 s): the
+/// one point, deepest overlap after 10 s: 15.1 px with none, 1.91, 1.37, 1.50, 1.31 and
+/// 2.11 px with 10, 20, 30, 50 and 70. With 100 the heap churns (36 px after 10 s): the
 /// passes then push bodies so far within a step that they land deep in bodies they had no
 /// contact with, which sets those into others in turn.
 const EMBEDDED_PASSES: u32 = 30;
@@ -537,7 +537,7 @@ impl World {
             deep.resize(self.slots.len(), false);
         }
         // One that falls asleep in this step loses the flag then (D9 has settled it); one
-        // removed or made static keeps this true for one more step at most.
+        // removed keeps this true for one more step at most.
         self.embedded_bodies = embedded_left;
         self.stats.braked = braked;
     }
