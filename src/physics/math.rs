@@ -1,4 +1,4 @@
-//! Small 2D helpers shared by the solver stages.
+//! Small 2D helpers shared by the solver stages, the ray queries and the narrow phase.
 //!
 //! The spec (§1) fixes one cross product for every formula: `a × b = a.x·b.y − a.y·b.x`.
 //! With y pointing down on screen, a positive angle turns clockwise; the formulas do not
@@ -47,6 +47,53 @@ pub fn clamp_length(v: Vec2, max: f32) -> Vec2 {
         let scaled = v / v.abs().max_element();
         max * (scaled / scaled.length())
     }
+}
+
+/// The ray's entry into and exit from the box `|m.x| ≤ h.x, |m.y| ≤ h.y` around its centre,
+/// in the box's frame (`m` the origin relative to the centre): the slab method. On each axis
+/// the ray is between the two faces for `t` between `(−h − m)/d` and `(h − m)/d`; it is in
+/// the box where the two intervals overlap. On an axis the ray runs parallel to (`d = 0`), it
+/// is between the faces always or never. Returns `(entry, exit, entry normal)`; the entry
+/// normal is that of the face crossed last, the diagonal of both when the ray enters through
+/// a corner exactly.
+pub(crate) fn slabs(m: Vec2, direction: Vec2, half: Vec2) -> Option<(f32, f32, Vec2)> {
+    let mut entry = [f32::NEG_INFINITY; 2];
+    let mut exit = f32::INFINITY;
+    for axis in 0..2 {
+        let (m, d, h) = (m[axis], direction[axis], half[axis]);
+        if d == 0.0 {
+            if m.abs() > h {
+                return None;
+            }
+            continue;
+        }
+        let (near, far) = ((-h.copysign(d) - m) / d, (h.copysign(d) - m) / d);
+        entry[axis] = near;
+        exit = exit.min(far);
+    }
+    let enter = entry[0].max(entry[1]);
+    if enter > exit || exit < 0.0 {
+        return None;
+    }
+    // The face crossed last faces against the ray on its axis.
+    let face = |axis: usize| {
+        let mut n = Vec2::ZERO;
+        n[axis] = -direction[axis].signum();
+        n
+    };
+    let normal = match entry[0].partial_cmp(&entry[1]) {
+        Some(std::cmp::Ordering::Greater) => face(0),
+        Some(std::cmp::Ordering::Less) => face(1),
+        _ => (face(0) + face(1)).normalize_or(-direction),
+    };
+    Some((enter, exit, normal))
+}
+
+/// How far the ray from `m`, inside the box of half extents `half` around the origin, runs
+/// along `direction` until it leaves the box: the exit of [`slabs`] (the depth of a body
+/// set into others, D16 of docs/physics.md).
+pub(crate) fn box_exit(m: Vec2, direction: Vec2, half: Vec2) -> f32 {
+    slabs(m, direction, half).map_or(0.0, |(_, exit, _)| exit)
 }
 
 #[cfg(test)]

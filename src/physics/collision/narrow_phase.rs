@@ -9,6 +9,7 @@ use glam::Vec2;
 
 use crate::physics::body::Shape;
 use crate::physics::config::MIN_BODY_SIZE;
+use crate::physics::math::box_exit;
 
 /// One contact between A and B.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -98,7 +99,7 @@ pub(crate) fn embedded_manifold(
                 return m;
             }
             let normal = along();
-            let depth = leave_box(ha + hb, d, normal);
+            let depth = box_exit(d, normal, ha + hb);
             if depth > LONGEST_WAY_OUT * m.depth {
                 return m;
             }
@@ -153,22 +154,12 @@ fn strictly_inside(p: Vec2, half: Vec2) -> bool {
     p.x.abs() < half.x && p.y.abs() < half.y
 }
 
-/// How far the point `p`, inside the box of half extents `half` around the origin, goes
-/// along the unit direction `out` until it leaves the box (the nearer of the two edges the
-/// direction heads for; an axis `out` does not move along never ends the way).
-fn leave_box(half: Vec2, p: Vec2, out: Vec2) -> f32 {
-    let to_edge = |h: f32, p: f32, o: f32| {
-        if o.abs() > COINCIDENT { (h - p * o.signum()) / o.abs() } else { f32::INFINITY }
-    };
-    to_edge(half.x, p.x, out.x).min(to_edge(half.y, p.y, out.y))
-}
-
 /// How far the point `p`, inside the box of half extents `half`, goes along the unit
 /// direction `out` until it is `radius` away from the box: where it leaves the box grown by
 /// the radius, unless that lies beyond a corner, where the corner's circle of `radius` ends
 /// the way first (`|p + s·out − c| = r`, the larger root).
 fn leave_rounded_box(half: Vec2, radius: f32, p: Vec2, out: Vec2) -> f32 {
-    let s = leave_box(half + radius, p, out);
+    let s = box_exit(p, out, half + radius);
     let q = p + out * s;
     if q.x.abs() <= half.x || q.y.abs() <= half.y {
         return s;

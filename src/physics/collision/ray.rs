@@ -12,6 +12,8 @@
 
 use glam::Vec2;
 
+use crate::physics::math::slabs;
+
 use super::walls::Wall;
 
 /// Where a ray first meets a shape: the distance along the ray and the unit normal of the
@@ -61,46 +63,6 @@ pub(crate) fn ray_circle(
     let distance = (-b - discriminant.sqrt()).max(0.0);
     let normal = (m + distance * direction).normalize_or(-direction);
     Some(RayContact { distance, normal })
-}
-
-/// The ray's entry into and exit from the box `|m.x| ≤ h.x, |m.y| ≤ h.y` around its centre,
-/// in the box's frame (`m` the origin relative to the centre): the slab method. On each axis
-/// the ray is between the two faces for `t` between `(−h − m)/d` and `(h − m)/d`; it is in
-/// the box where the two intervals overlap. On an axis the ray runs parallel to (`d = 0`), it
-/// is between the faces always or never. Returns `(entry, exit, entry normal)`; the entry
-/// normal is that of the face crossed last, the diagonal of both when the ray enters through
-/// a corner exactly.
-fn slabs(m: Vec2, direction: Vec2, half: Vec2) -> Option<(f32, f32, Vec2)> {
-    let mut entry = [f32::NEG_INFINITY; 2];
-    let mut exit = f32::INFINITY;
-    for axis in 0..2 {
-        let (m, d, h) = (m[axis], direction[axis], half[axis]);
-        if d == 0.0 {
-            if m.abs() > h {
-                return None;
-            }
-            continue;
-        }
-        let (near, far) = ((-h.copysign(d) - m) / d, (h.copysign(d) - m) / d);
-        entry[axis] = near;
-        exit = exit.min(far);
-    }
-    let enter = entry[0].max(entry[1]);
-    if enter > exit || exit < 0.0 {
-        return None;
-    }
-    // The face crossed last faces against the ray on its axis.
-    let face = |axis: usize| {
-        let mut n = Vec2::ZERO;
-        n[axis] = -direction[axis].signum();
-        n
-    };
-    let normal = match entry[0].partial_cmp(&entry[1]) {
-        Some(std::cmp::Ordering::Greater) => face(0),
-        Some(std::cmp::Ordering::Less) => face(1),
-        _ => (face(0) + face(1)).normalize_or(-direction),
-    };
-    Some((enter, exit, normal))
 }
 
 /// The ray against the axis-aligned rectangle of half extents `half` around `centre`.
