@@ -101,11 +101,10 @@ pub(super) struct Scratch {
     /// R-REST-2). Filled only while sleeping is on.
     pub(super) deep: Vec<bool>,
     /// Per solver index (slots, then the walls): the body is set into others (D16), from
-    /// its flag at the step's start and the narrow phase's finds; `any_embedded` when one
-    /// is. After the projection, `still_embedded` says which stay so.
+    /// its flag at the step's start and the narrow phase's finds; empty while no body may
+    /// be. After the projection, `still_embedded` says which stay so.
     pub(super) embedded: Vec<bool>,
     pub(super) still_embedded: Vec<bool>,
-    pub(super) any_embedded: bool,
     /// Per solver index: a body of an island that settles before it sleeps, and the
     /// contacts of those islands (D9, `World::settle_before_sleep`).
     pub(super) settling: Vec<bool>,

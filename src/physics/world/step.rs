@@ -228,10 +228,8 @@ impl World {
         // never set into anything, after the slots): read only while one may be, so built
         // only then, in a pass of its own (a body's flag lies in another cache line than
         // what the gather reads).
-        let any_embedded = self.embedded_bodies;
-        self.scratch.any_embedded = any_embedded;
         self.scratch.embedded.clear();
-        if any_embedded {
+        if self.embedded_bodies {
             let awake = &self.scratch.awake_dynamic;
             let flags = self.slots.iter().zip(awake).map(|(slot, &awake)| {
                 awake && slot.body.as_ref().is_some_and(|b| b.flags & EMBEDDED != 0)
@@ -360,7 +358,7 @@ impl World {
             ));
             keys.push((a.handle_bits, b.handle_bits));
         }
-        if deep_found || self.scratch.any_embedded {
+        if deep_found || !self.scratch.embedded.is_empty() {
             self.embed_bodies(down);
         }
         self.scratch.body_contact_count = self.scratch.contacts.len();
@@ -387,7 +385,6 @@ impl World {
                 embedded[i] |= awake[i];
             }
         }
-        self.scratch.any_embedded = true;
         let colliders = &self.scratch.colliders;
         for c in &mut self.scratch.contacts {
             if !(deep(c) || embedded[c.a as usize] || embedded[c.b as usize]) {
@@ -475,7 +472,7 @@ impl World {
         self.scratch.projection.run_added(positions, starts, &settings);
         // Bodies set into others get more passes (D16), and the bodies that stay so are
         // found (without the projection, by the rule switch, only found).
-        let any_embedded = self.scratch.any_embedded;
+        let any_embedded = !self.scratch.embedded.is_empty();
         if any_embedded {
             let passes = if projecting { EMBEDDED_PASSES } else { 0 };
             self.scratch.projection.free_embedded(
