@@ -161,6 +161,77 @@ fn a_row_of_five_touching_elastic_balls_hands_the_impact_on_to_the_last_r_res_1(
     assert_relative(w.kinetic_energy() as f32, before as f32, 1e-4, "kinetic energy");
 }
 
+/// Bodies of 40 px (balls of radius 20 px, or 40 × 40 px boxes), e = 1, no friction,
+/// touching in a row on the floor under the default gravity; the first, of `density`, moves
+/// at 300 px/s along +x, the others (density 1) rest. Returns the world and the handles.
+fn elastic_row_on_the_floor(
+    boxes: bool,
+    density: f32,
+) -> (bevy_sandbox_physics::physics::World, Vec<bevy_sandbox_physics::physics::BodyHandle>) {
+    let floor = 1000.0;
+    let mut w = world_with(Vec2::new(4000.0, floor), PhysicsConfig::default());
+    let handles = (0..5)
+        .map(|i| {
+            let at = Vec2::new(1000.0 + 40.0 * i as f32, floor - 20.0);
+            let shape = if boxes { Shape::rect(40.0, 40.0) } else { Shape::circle(20.0) };
+            let density = if i == 0 { density } else { 1.0 };
+            let material = Material { density, friction: 0.0, restitution: 1.0 };
+            let v = if i == 0 { Vec2::new(300.0, 0.0) } else { Vec2::ZERO };
+            add(&mut w, BodyDesc::new(shape, at).with_material(material).with_velocity(v))
+        })
+        .collect();
+    (w, handles)
+}
+
+/// R-RES-1 in a row on the floor (issue 14, Newton's cradle under gravity; deviation D15):
+/// the row of the test above resting on the floor, gravity on. Resting on the floor, no
+/// ball rests on another, so the impact is handed on from ball to ball as without gravity:
+/// the last leaves at 300 px/s, the others rest (0.01 px/s), nothing moves up or down, and
+/// the energy is kept (10⁻⁴ relative; the balls stay at one height). Before, the row moved
+/// off as a block at about 118 px/s and the first ball came back at 172 px/s, 5.3 % of the
+/// energy lost.
+#[test]
+fn a_row_of_five_touching_elastic_balls_on_the_floor_hands_the_impact_on_to_the_last_r_res_1() {
+    let (mut w, balls) = elastic_row_on_the_floor(false, 1.0);
+    let before = w.kinetic_energy();
+    run(&mut w, 60);
+    for (i, &ball) in balls.iter().enumerate() {
+        let expected = if i == 4 { 300.0 } else { 0.0 };
+        assert_close(vel(&w, ball).x, expected, 0.01, &format!("v of ball {i}"));
+        assert_close(vel(&w, ball).y, 0.0, 0.01, &format!("vertical v of ball {i}"));
+    }
+    assert_relative(w.kinetic_energy() as f32, before as f32, 1e-4, "kinetic energy");
+}
+
+/// R-IMP-2 and R-RES-1 in a row on the floor (deviation D15): a light box (density 0.2, a
+/// fifth of the others' mass) at 300 px/s into four touching boxes on the floor, e = 1, no
+/// friction, gravity on. The textbook elastic collision of m and M = 5m,
+/// `v_A' = (m − M)/(m + M)·v = −200 px/s` and `v_B' = 2m/(m + M)·v = 100 px/s`, and then
+/// equal boxes swap their velocities: the light box comes back at 200 px/s, the last box
+/// leaves at 100 px/s and the three between rest (0.01 px/s); momentum and energy are kept
+/// (10⁻⁴ relative). Before, the light box came back and the row moved off as a block.
+#[test]
+fn a_light_box_into_a_row_of_boxes_on_the_floor_comes_back_as_two_bodies_say_r_imp_2() {
+    let (mut w, boxes) = elastic_row_on_the_floor(true, 0.2);
+    let before = w.kinetic_energy();
+    let momentum = |w: &bevy_sandbox_physics::physics::World| -> f32 {
+        w.bodies().map(|(_, b)| b.mass() * b.velocity().x).sum()
+    };
+    let p0 = momentum(&w);
+    run(&mut w, 60);
+    for (i, &b) in boxes.iter().enumerate() {
+        let expected = match i {
+            0 => -200.0,
+            4 => 100.0,
+            _ => 0.0,
+        };
+        assert_close(vel(&w, b).x, expected, 0.01, &format!("v of box {i}"));
+        assert_close(vel(&w, b).y, 0.0, 0.01, &format!("vertical v of box {i}"));
+    }
+    assert_relative(momentum(&w), p0, 1e-4, "momentum");
+    assert_relative(w.kinetic_energy() as f32, before as f32, 1e-4, "kinetic energy");
+}
+
 /// R-RES-1 in a cluster (deviation D15): a ball at 600 px/s into a triangle of ten touching
 /// equal balls, e = 1, no gravity (a break in billiards). Every collision of two of them is
 /// elastic, so the energy after the break is the energy before (10⁻³ relative; issue 14

@@ -49,7 +49,9 @@
 //! pile has to be held up, every island with a bounce is solved again with its impacts
 //! first, one collision of two bodies after another
 //! ([`impacts_in_turn`](restitution::impacts_in_turn)), so that a row of touching balls
-//! hands an elastic impact on like Newton's cradle (docs/physics.md D15).
+//! hands an elastic impact on like Newton's cradle (docs/physics.md D15). Under gravity so
+//! is an island in which nothing rests on anything movable, struck across gravity: a row of
+//! balls or boxes on the floor.
 //!
 //! **Warm start.** The descent starts from the warm start, which can lie above E₀: after an
 //! impact the carried impulses are far too large. When a heavy box rams a light one into a

@@ -69,10 +69,10 @@ pub fn restitute(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) -> b
     bounced
 }
 
-/// Impacts one after another, without gravity (§7, deviation D15 of docs/physics.md): up to
-/// `sweeps` sweeps over the contacts listed in `order`, in which every contact whose bodies
-/// approach faster than `threshold` *now* (after the impacts before it) gets the impulse
-/// of a collision of two bodies,
+/// Impacts one after another, without gravity or in a row on the floor (§7, deviation D15 of
+/// docs/physics.md): up to `sweeps` sweeps over the contacts listed in `order`, in which
+/// every contact whose bodies approach faster than `threshold` *now* (after the impacts
+/// before it) gets the impulse of a collision of two bodies,
 /// ```text
 /// λ = −(1 + e)·v_n / K,   so that   v_n' = −e·v_n,
 /// ```
@@ -129,16 +129,30 @@ pub fn impacts_in_turn(
 const ACROSS_GRAVITY: f32 = 1e-3;
 
 /// An island with a contact that has a bounce target.
-const BOUNCED: u8 = 1;
+const BOUNCED: u16 = 1;
 /// An island with a contact that started from a carried normal impulse.
-const WARM_STARTED: u8 = 2;
+const WARM_STARTED: u16 = 2;
 /// An island with a warm-started contact that still pushes after the passes although its
 /// bodies separate faster than its target plus the overshoot speed.
-const OVERSHOT: u8 = 4;
+const OVERSHOT: u16 = 4;
 /// An island whose warm start raised its kinetic energy.
-const RAISED: u8 = 8;
+const RAISED: u16 = 8;
 /// An island solved again with its bounces in their own pass (D1, D15).
-const OWN_BOUNCES: u8 = 16;
+const OWN_BOUNCES: u16 = 16;
+/// Under gravity, an island with a contact of two movable bodies that is not across
+/// gravity: one body rests on another, or may.
+const STACKED: u16 = 32;
+/// Under gravity, an island with a bounce target on a contact that is not across gravity.
+const BOUNCED_ALONG: u16 = 64;
+/// Under gravity, an island with a bounce target on a contact of two movable bodies.
+const BOUNCED_BETWEEN: u16 = 256;
+/// Under gravity, an island with a contact across gravity of two movable bodies that has no
+/// bounce target: a body an impact can be handed on to.
+const RESTING_BETWEEN: u16 = 512;
+/// An island whose impacts are taken one after another ([`impacts_in_turn`], D15): without
+/// gravity every island with a bounce, under gravity one with bounces across gravity alone
+/// in which no movable body can rest on another (a row of balls or boxes on the floor).
+const IN_TURN: u16 = 128;
 
 /// A line search over the kinetic energy of each island that keeps the bounces (D1) and the
 /// warm start (D10, [`Self::warm_start_limited`]) from adding energy (see the module docs).
@@ -157,8 +171,10 @@ const OWN_BOUNCES: u8 = 16;
 /// world, so that one impact does not limit a distant one.
 #[derive(Clone, Debug, Default)]
 pub struct EnergyGuard {
-    /// Per island: [`BOUNCED`], [`WARM_STARTED`], [`OVERSHOT`] and [`RAISED`] bits.
-    kind: Vec<u8>,
+    /// Per island: [`BOUNCED`], [`WARM_STARTED`], [`OVERSHOT`], [`RAISED`], [`OWN_BOUNCES`],
+    /// [`STACKED`], [`BOUNCED_ALONG`], [`BOUNCED_BETWEEN`], [`RESTING_BETWEEN`] and
+    /// [`IN_TURN`] bits.
+    kind: Vec<u16>,
     /// Per solver body: a body of a contact that overshot, or of a contact that touches a
     /// body whose energy a warm start raised.
     near: Vec<bool>,
@@ -187,8 +203,11 @@ impl EnergyGuard {
     /// * one with a bounce target (`bounce_velocity ≠ 0`) that ends the passes with more
     ///   energy than it started the step with (`start`: the velocities before gravity),
     ///   measured at mid-step velocities (below): its bounces are applied again in their
-    ///   own pass (D1). Without gravity, every island with a bounce target: its impacts
-    ///   are taken one after another ([`impacts_in_turn`], D15);
+    ///   own pass (D1). Without gravity, every island with a bounce target, and under
+    ///   gravity one in which every contact of two movable bodies lies across gravity,
+    ///   every bounce target is on such a contact, and one of those bounces and another
+    ///   does not (a row on the floor struck along it): its impacts are taken one after
+    ///   another ([`impacts_in_turn`], D15);
     /// * with `guard_warm_start` and without gravity (`down` is `None`), one with a
     ///   warm-started contact (`carried`: the impulses the passes started from, by contact)
     ///   whose plain kinetic energy after the passes exceeds that of the velocities it
@@ -253,6 +272,20 @@ impl EnergyGuard {
                     }
                 }
             }
+            if !weightless {
+                let both_movable = bodies[c.a as usize].inverse_mass > 0.0
+                    && bodies[c.b as usize].inverse_mass > 0.0;
+                if !guards(down, c) {
+                    if both_movable {
+                        self.kind[island[movable(c, bodies)] as usize] |= STACKED;
+                    }
+                    if kind & BOUNCED != 0 {
+                        kind |= BOUNCED_ALONG;
+                    }
+                } else if both_movable {
+                    kind |= if kind & BOUNCED != 0 { BOUNCED_BETWEEN } else { RESTING_BETWEEN };
+                }
+            }
             if kind == 0 {
                 continue;
             }
@@ -288,9 +321,18 @@ impl EnergyGuard {
                 raised = true;
             }
             // Without gravity every island with a bounce is solved again, its impacts one
-            // after another (D15); with gravity only one whose bounces gained (D1).
+            // after another (D15), and so is one under gravity whose bounces all lie across
+            // gravity and in which no movable body rests on another; any other under
+            // gravity only if its bounces gained (D1).
             let bounced = kind & BOUNCED != 0;
-            if bounced && (weightless || base > self.start[k] * (1.0 + 1e-5)) {
+            let in_turn = weightless
+                || (kind & (BOUNCED_BETWEEN | RESTING_BETWEEN)
+                    == BOUNCED_BETWEEN | RESTING_BETWEEN
+                    && kind & (STACKED | BOUNCED_ALONG) == 0);
+            if in_turn {
+                self.kind[k] |= IN_TURN;
+            }
+            if bounced && (in_turn || base > self.start[k] * (1.0 + 1e-5)) {
                 self.kind[k] |= OWN_BOUNCES;
             }
             self.gained[k] = self.kind[k] & (OVERSHOT | RAISED | OWN_BOUNCES) != 0;
@@ -359,7 +401,7 @@ impl EnergyGuard {
         before: &mut Vec<(Vec2, f32)>,
     ) {
         let down = self.down;
-        let on_line = |kind: &[u8], near: &[bool], bodies: &[SolverBody], c: &SolverContact| {
+        let on_line = |kind: &[u16], near: &[bool], bodies: &[SolverBody], c: &SolverContact| {
             let k = island[movable(c, bodies)] as usize;
             if kind[k] & (RAISED | OVERSHOT) != 0 {
                 (near[c.a as usize] || near[c.b as usize]) && guards(down, c)
@@ -453,6 +495,18 @@ impl EnergyGuard {
     pub fn bounces_apart(&self, bodies: &[SolverBody], island: &[u32], c: &SolverContact) -> bool {
         let k = island[movable(c, bodies)] as usize;
         self.kind.get(k).is_some_and(|kind| kind & OWN_BOUNCES != 0)
+    }
+
+    /// Whether contact `c`'s island takes its impacts one after another
+    /// ([`impacts_in_turn`], D15): its bounces are then no business of the bounce pass.
+    pub fn in_turn(&self, bodies: &[SolverBody], island: &[u32], c: &SolverContact) -> bool {
+        let k = island[movable(c, bodies)] as usize;
+        self.kind.get(k).is_some_and(|kind| kind & IN_TURN != 0)
+    }
+
+    /// Whether solver body `i`'s island takes its impacts one after another.
+    pub fn body_in_turn(&self, island: &[u32], i: usize) -> bool {
+        self.kind.get(island[i] as usize).is_some_and(|kind| kind & IN_TURN != 0)
     }
 
     /// Whether solver body `i`'s island was marked by [`Self::find_gains`].

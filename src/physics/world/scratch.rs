@@ -91,6 +91,9 @@ pub(super) struct Scratch {
     pub(super) loaded_velocity: Vec<(Vec2, f32)>,
     pub(super) carried: Vec<(f32, f32, f32)>,
     pub(super) resolve_order: Vec<u32>,
+    /// The contacts of `resolve_order` whose islands take their impacts one after another
+    /// (D15).
+    pub(super) in_turn_order: Vec<u32>,
     pub(super) bounce_targets: Vec<f32>,
     pub(super) island_root: Vec<u32>,
     /// Per slot: holds an awake dynamic body (from `gather_bodies` to the end of the step).

@@ -96,9 +96,10 @@ impl World {
             self.config.accumulated_clamping,
         );
         // An island whose bounces or warm start raised its energy is solved again (D1, D10),
-        // and without gravity every island with a bounce (D15). Under gravity and without a
-        // bounce, one look over the contacts first: the guard has something to find only
-        // where a contact across gravity was thrown apart (D10).
+        // and without gravity every island with a bounce, under gravity a row on the floor
+        // struck along it (D15). Under gravity and without a bounce, one look over the
+        // contacts first: the guard has something to find only where a contact across
+        // gravity was thrown apart (D10).
         let weightless = !self.gravity_enabled || self.config.gravity == Vec2::ZERO;
         let thrown = |down: Vec2| {
             let scratch = &self.scratch;
@@ -112,9 +113,9 @@ impl World {
                     || (self.guards_warm_start()
                         && self.stacking_direction().is_some_and(thrown))));
         if look && self.find_gains(dt) && self.pardon_kinematic_pushes() {
-            self.solve_again(dt, weightless);
+            self.solve_again(dt);
             if weightless && self.warm_start_still_raised() {
-                self.solve_again(dt, weightless);
+                self.solve_again(dt);
             }
         }
         // The solved velocities are written back to the bodies by `integrate_positions`, in
@@ -124,10 +125,10 @@ impl World {
 
     /// Marks the islands to solve again (`EnergyGuard::find_gains`): those whose bounces
     /// raised their energy above the step start (D1), with gravity off every one with a
-    /// bounce (D15) and those whose warm start raised the energy or left a hit contact
-    /// overshooting (D10), and with gravity those with a contact across gravity that its
-    /// warm start throws apart faster than the bounce threshold (D10). Returns whether any
-    /// is marked.
+    /// bounce and with gravity a row on the floor struck along it (D15), those whose warm
+    /// start raised the energy or left a hit contact overshooting (D10), and with gravity
+    /// those with a contact across gravity that its warm start throws apart faster than the
+    /// bounce threshold (D10). Returns whether any is marked.
     ///
     /// Under gravity only contacts across gravity: a warm start carries the weight of a
     /// pile, and while a pile settles it raises the energy too (the lab's 16-box tower and
@@ -222,12 +223,14 @@ impl World {
     /// them back, it throws a heavy body back from a light one (D10). Only such islands pay
     /// for the second solve.
     ///
-    /// `weightless` (gravity off): the impacts come first, one collision of two bodies
-    /// after another (`solver::impacts_in_turn`), then the warm start and the inelastic
-    /// passes, which leave the contacts the impacts set apart alone; the energy guard then
-    /// holds the island's whole change to its start energy (D15). No pile rests on a contact
-    /// there, so nothing is pressed together.
-    pub(super) fn solve_again(&mut self, dt: f32, weightless: bool) {
+    /// Islands that take their impacts in turn (every island without gravity, a row on the
+    /// floor struck along it under gravity: `EnergyGuard::in_turn`): the impacts come
+    /// first, one collision of two bodies after another (`solver::impacts_in_turn`), then
+    /// the warm start and the inelastic passes, which leave the contacts the impacts set
+    /// apart alone; the energy guard then holds the island's whole change to its start
+    /// energy (D15). No pile rests on a contact of two movable bodies there, so nothing is
+    /// pressed together.
+    pub(super) fn solve_again(&mut self, dt: f32) {
         let kick = self.half_kick(dt);
         let (guard, island) = (&self.scratch.energy_guard, &self.scratch.island_root);
         // Back to the velocities before the warm start.
@@ -258,12 +261,20 @@ impl World {
         }
         self.stats.solved_again += self.scratch.resolve_order.len();
         let passes = self.velocity_passes();
-        if weightless {
+        // The contacts of the islands whose impacts come one after another (D15): every
+        // island without gravity, the flat ones with bounces across gravity under it.
+        let (guard, bodies) = (&self.scratch.energy_guard, &self.scratch.solver.bodies);
+        let in_turn = &mut self.scratch.in_turn_order;
+        in_turn.clear();
+        in_turn.extend(self.scratch.resolve_order.iter().copied().filter(|&index| {
+            guard.in_turn(bodies, island, &self.scratch.contacts[index as usize])
+        }));
+        if !in_turn.is_empty() {
             let threshold = self.target_rules(dt).restitution_threshold;
             solver::impacts_in_turn(
                 &mut self.scratch.contacts,
                 &mut self.scratch.solver.bodies,
-                &self.scratch.resolve_order,
+                &self.scratch.in_turn_order,
                 &self.scratch.solver.held,
                 threshold,
                 passes,
@@ -285,37 +296,28 @@ impl World {
         {
             self.scratch.contacts[index as usize].bounce_velocity = target;
         }
-        if weightless {
-            // The guard measures the whole change: from the velocities the solve started
-            // from for the islands solved again, none for the others.
-            let (guard, loaded) = (&self.scratch.energy_guard, &self.scratch.loaded_velocity);
-            let before = bodies.iter().zip(loaded).enumerate().map(|(i, (b, &started))| {
-                if b.inverse_mass > 0.0 && guard.gained(island, i) {
-                    started
-                } else {
-                    (b.velocity, b.angular_velocity)
-                }
-            });
-            self.scratch.before_bounce.clear();
-            self.scratch.before_bounce.extend(before);
-            self.scratch.energy_guard.limit_bounces(
-                &mut self.scratch.contacts,
-                bodies,
-                &self.scratch.before_bounce,
-                kick,
-                island,
-            );
-            return;
-        }
+        // The islands whose impacts came in turn are held to their step start (from the
+        // velocities the solve started from, as without gravity); the others' bounces
+        // follow in their own pass (D1), held from the velocities the passes left.
+        let (guard, loaded) = (&self.scratch.energy_guard, &self.scratch.loaded_velocity);
+        let island = &self.scratch.island_root;
+        let before = bodies.iter().zip(loaded).enumerate().map(|(i, (b, &started))| {
+            if b.inverse_mass > 0.0 && guard.gained(island, i) && guard.body_in_turn(island, i) {
+                started
+            } else {
+                (b.velocity, b.angular_velocity)
+            }
+        });
         self.scratch.before_bounce.clear();
-        self.scratch.before_bounce.extend(bodies.iter().map(|b| (b.velocity, b.angular_velocity)));
-        let guard = &self.scratch.energy_guard;
+        self.scratch.before_bounce.extend(before);
+        let any_in_turn = !self.scratch.in_turn_order.is_empty();
         if solver::restitute_in_order(
             &mut self.scratch.contacts,
             bodies,
             &self.scratch.resolve_order,
-            |c, bodies| guard.bounces_apart(bodies, island, c),
-        ) {
+            |c, bodies| guard.bounces_apart(bodies, island, c) && !guard.in_turn(bodies, island, c),
+        ) || any_in_turn
+        {
             self.scratch.energy_guard.limit_bounces(
                 &mut self.scratch.contacts,
                 bodies,
