@@ -149,6 +149,13 @@ const BOUNCED_BETWEEN: u16 = 256;
 /// Under gravity, an island with a contact across gravity of two movable bodies that has no
 /// bounce target: a body an impact can be handed on to.
 const RESTING_BETWEEN: u16 = 512;
+/// Under gravity, an island with a warm-started contact across gravity that was hit this
+/// step and overshot (see `overshot`) without being thrown apart faster than the bounce
+/// threshold: it counts as [`OVERSHOT`] only if the island is not [`STACKED`].
+const OVERSHOT_FLAT: u16 = 1024;
+/// Under gravity, an island with a warm-started contact across gravity: it counts as
+/// [`WARM_STARTED`] only if the island is not [`STACKED`].
+const WARM_STARTED_FLAT: u16 = 2048;
 /// An island whose impacts are taken one after another ([`impacts_in_turn`], D15): without
 /// gravity every island with a bounce, under gravity one with bounces across gravity alone
 /// in which no movable body can rest on another (a row of balls or boxes on the floor).
@@ -180,6 +187,8 @@ pub struct EnergyGuard {
     near: Vec<bool>,
     /// Per solver body: its energy was raised (see [`Self::find_gains`]).
     raised_body: Vec<bool>,
+    /// Under gravity, the contacts that mark their island [`OVERSHOT_FLAT`].
+    flat_overshots: Vec<u32>,
     /// Which way gravity pulls, as [`Self::find_gains`] was told (`None`: no gravity).
     down: Option<Vec2>,
     gained: Vec<bool>,
@@ -252,17 +261,18 @@ impl EnergyGuard {
         self.near.clear();
         self.near.resize(n, false);
         let mut any = false;
-        for (c, &(carried_normal, _, _)) in contacts.iter().zip(carried) {
+        self.flat_overshots.clear();
+        for (index, (c, &(carried_normal, _, _))) in contacts.iter().zip(carried).enumerate() {
             let mut kind = if c.bounce_velocity != 0.0 { BOUNCED } else { 0 };
             // Under gravity a warm start carries weight: D10 scales only those of contacts
             // across gravity (see the world's `find_gains`).
             if guard_warm_start && carried_normal > 0.0 && guards(down, c) {
-                if weightless {
-                    kind |= WARM_STARTED;
-                }
+                kind |= if weightless { WARM_STARTED } else { WARM_STARTED_FLAT };
+                let hit_and_overshot =
+                    |c| overshot(c, carried_normal, bodies, start, impact_speed, overshoot);
                 let pushes_apart = c.normal_impulse > 0.0
                     && match down {
-                        None => overshot(c, carried_normal, bodies, start, impact_speed, overshoot),
+                        None => hit_and_overshot(c),
                         Some(_) => thrown_apart(c, bodies, impact_speed),
                     };
                 if pushes_apart {
@@ -270,6 +280,10 @@ impl EnergyGuard {
                     for i in [c.a as usize, c.b as usize] {
                         self.near[i] |= bodies[i].inverse_mass > 0.0;
                     }
+                } else if !weightless && c.normal_impulse > 0.0 && hit_and_overshot(c) {
+                    // Decided once the island is known to be flat (below).
+                    kind |= OVERSHOT_FLAT;
+                    self.flat_overshots.push(index as u32);
                 }
             }
             if !weightless {
@@ -292,6 +306,25 @@ impl EnergyGuard {
             self.kind[island[movable(c, bodies)] as usize] |= kind;
             any = true;
         }
+        // A contact across gravity in an island where nothing rests on anything movable
+        // carries no weight: there a hit contact that overshot counts as it does without
+        // gravity (D10), the impulse carried from an impact that the passes could not take
+        // back.
+        for kind in &mut self.kind {
+            if *kind & (WARM_STARTED_FLAT | STACKED) == WARM_STARTED_FLAT {
+                *kind |= WARM_STARTED;
+            }
+        }
+        for &index in &self.flat_overshots {
+            let c = &contacts[index as usize];
+            let k = island[movable(c, bodies)] as usize;
+            if self.kind[k] & STACKED == 0 {
+                self.kind[k] |= OVERSHOT;
+                for i in [c.a as usize, c.b as usize] {
+                    self.near[i] |= bodies[i].inverse_mass > 0.0;
+                }
+            }
+        }
         self.gained.clear();
         self.gained.resize(n, false);
         if !any {
@@ -307,9 +340,10 @@ impl EnergyGuard {
                 let (v0, w0) = start[i];
                 let (v1, w1) = loaded[i];
                 self.start[k] += kinetic_energy(body, (v0 + kick, w0));
-                self.entered[k] += kinetic_energy(body, (v1, w1));
+                self.entered[k] += kinetic_energy(body, (across(down, v1), w1));
                 self.base[k] += kinetic_energy(body, (body.velocity - kick, body.angular_velocity));
-                self.finished[k] += kinetic_energy(body, (body.velocity, body.angular_velocity));
+                let finished = (across(down, body.velocity), body.angular_velocity);
+                self.finished[k] += kinetic_energy(body, finished);
             }
         }
         let (mut gained, mut raised) = (false, false);
@@ -358,8 +392,10 @@ impl EnergyGuard {
         self.raised_body.resize(bodies.len(), false);
         for (i, body) in bodies.iter().enumerate() {
             if body.inverse_mass > 0.0 && self.kind[island[i] as usize] & RAISED != 0 {
-                let entered = kinetic_energy(body, loaded[i]);
-                let finished = kinetic_energy(body, (body.velocity, body.angular_velocity));
+                let (v1, w1) = loaded[i];
+                let entered = kinetic_energy(body, (across(self.down, v1), w1));
+                let finished =
+                    kinetic_energy(body, (across(self.down, body.velocity), body.angular_velocity));
                 self.raised_body[i] = finished > entered * (1.0 + 1e-5);
             }
         }
@@ -651,6 +687,16 @@ pub fn any_thrown_apart(
             && guards(Some(down), c)
             && thrown_apart(c, bodies, speed)
     })
+}
+
+/// `v` without its part along gravity (`down`; all of `v` without gravity). The energy by
+/// which D10 judges a warm start under gravity: in an island where nothing rests on
+/// anything movable, the part along gravity is the step's fall, which the floor takes.
+fn across(down: Option<Vec2>, v: Vec2) -> Vec2 {
+    match down {
+        None => v,
+        Some(down) => v - v.dot(down) * down,
+    }
 }
 
 /// Whether the guard may scale contact `c`'s warm start (D10): any contact without gravity

@@ -104,8 +104,13 @@ impl World {
         let thrown = |down: Vec2| {
             let scratch = &self.scratch;
             let (contacts, carried) = (&scratch.contacts, &scratch.carried);
-            let threshold = self.config.restitution_threshold;
-            solver::any_thrown_apart(contacts, carried, &scratch.solver.bodies, down, threshold)
+            solver::any_thrown_apart(
+                contacts,
+                carried,
+                &scratch.solver.bodies,
+                down,
+                OVERSHOOT_SPEED,
+            )
         };
         let look = bounces
             || (warm_started > 0
