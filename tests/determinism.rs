@@ -83,7 +83,7 @@ fn the_default_solver_reproduces_its_pinned_state_hashes() {
         0x2c6f_efc0_8ce9_9cd0,
         0x5bfa_4507_bace_d458,
         0x2a87_a747_6940_0cc6,
-        0x7742_1293_32e8_bbd6,
+        0x5efc_845b_d8c0_3734,
         0x0dd4_949d_0c8c_3367,
     ];
     let report: Vec<String> =

@@ -232,6 +232,54 @@ fn a_light_box_into_a_row_of_boxes_on_the_floor_comes_back_as_two_bodies_say_r_i
     assert_relative(w.kinetic_energy() as f32, before as f32, 1e-4, "kinetic energy");
 }
 
+/// R-RES-1 in rows as they come (deviation D15): the row of five balls on the floor, (a)
+/// spawned as a user spawns them, their heights 0.5 px apart in turn (they settle up to
+/// 0.18 px apart, contacts 4.5·10⁻³ off the horizontal), and (b) level, with the middle
+/// ball at gravity scale 3 (its fall in a step three times as long). Each row settles for
+/// 0.5 s, then the first ball is sent at 300 px/s: the last leaves at 300 px/s (0.05 px/s),
+/// the others rest, and the energy across gravity is kept (10⁻³). Before, (a) counted as
+/// stacked (contacts more than 10⁻³ off the horizontal) and moved off as a block, and in
+/// (b) the guard held the impacts to the step start's energy through one gravity's fall
+/// and took half the energy (the last ball left at 150 px/s).
+#[test]
+fn a_row_of_balls_spawned_unevenly_on_the_floor_hands_the_impact_on_to_the_last_r_res_1() {
+    let floor = 1000.0;
+    let material = Material { density: 1.0, friction: 0.0, restitution: 1.0 };
+    for (stagger, scale) in [(0.5, 1.0), (0.0, 3.0)] {
+        let case = format!("stagger {stagger} px, middle ball at gravity scale {scale}");
+        let mut w = world_with(Vec2::new(4000.0, floor), PhysicsConfig::default());
+        let balls: Vec<_> = (0..5)
+            .map(|i| {
+                let at =
+                    Vec2::new(1000.0 + 40.0 * i as f32, floor - 20.0 - stagger * (i % 2) as f32);
+                let scale = if i == 2 { scale } else { 1.0 };
+                let desc =
+                    BodyDesc::circle(20.0, at).with_material(material).with_gravity_scale(scale);
+                add(&mut w, desc)
+            })
+            .collect();
+        run(&mut w, 60);
+        if stagger > 0.0 {
+            let tilt = balls
+                .windows(2)
+                .map(|pair| (pos(&w, pair[1]).y - pos(&w, pair[0]).y).abs() / 40.0)
+                .fold(0.0f32, f32::max);
+            assert!(tilt > 2e-3, "{case}: the row settled level (tilt {tilt}): nothing tested");
+        }
+        w.set_velocity(balls[0], Vec2::new(300.0, 0.0)).expect("a live ball");
+        let energy = |w: &bevy_sandbox_physics::physics::World| -> f32 {
+            w.bodies().map(|(_, b)| 0.5 * b.mass() * b.velocity().x * b.velocity().x).sum()
+        };
+        let before = energy(&w);
+        run(&mut w, 60);
+        for (i, &ball) in balls.iter().enumerate() {
+            let expected = if i == 4 { 300.0 } else { 0.0 };
+            assert_close(vel(&w, ball).x, expected, 0.05, &format!("{case}: v of ball {i}"));
+        }
+        assert_relative(energy(&w), before, 1e-3, &format!("{case}: energy across gravity"));
+    }
+}
+
 /// R-RES-1 in a cluster (deviation D15): a ball at 600 px/s into a triangle of ten touching
 /// equal balls, e = 1, no gravity (a break in billiards). Every collision of two of them is
 /// elastic, so the energy after the break is the energy before (10⁻³ relative; issue 14

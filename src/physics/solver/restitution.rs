@@ -128,6 +128,13 @@ pub fn impacts_in_turn(
 /// perpendicular to it): a box's side, a side wall. Such a contact carries no weight.
 const ACROSS_GRAVITY: f32 = 1e-3;
 
+/// |n·down| below which two bodies touch side by side rather than one resting on the other
+/// (within 1.15° of perpendicular to gravity): the tilt of two 12 px circles whose heights
+/// differ by the slop, 0.5 px / 24 px ≈ 0.021. Balls spawned into a row on the floor settle
+/// some 0.1 px apart in height, far beyond [`ACROSS_GRAVITY`]; such a contact carries at most
+/// 2 % of a push as weight.
+const SIDE_BY_SIDE: f32 = 0.02;
+
 /// An island with a contact that has a bounce target.
 const BOUNCED: u16 = 1;
 /// An island with a contact that started from a carried normal impulse.
@@ -139,27 +146,26 @@ const OVERSHOT: u16 = 4;
 const RAISED: u16 = 8;
 /// An island solved again with its bounces in their own pass (D1, D15).
 const OWN_BOUNCES: u16 = 16;
-/// Under gravity, an island with a contact of two movable bodies that is not across
-/// gravity: one body rests on another, or may.
-const STACKED: u16 = 32;
-/// Under gravity, an island with a bounce target on a contact that is not across gravity.
-const BOUNCED_ALONG: u16 = 64;
-/// Under gravity, an island with a bounce target on a contact of two movable bodies.
+/// An island whose impacts are taken one after another ([`impacts_in_turn`], D15): without
+/// gravity every island, under gravity one in which nothing rests on anything movable, all
+/// bounces lie across gravity and an impact has a body to be handed on to (a row of balls
+/// or boxes on the floor, struck along it).
+const IN_TURN: u16 = 32;
+/// Under gravity, an island with a contact of two movable bodies that are not side by side
+/// ([`SIDE_BY_SIDE`]): one rests on the other, or may.
+const STACKED: u16 = 64;
+/// Under gravity, an island with a bounce target on a contact that does not lie across
+/// gravity (within [`SIDE_BY_SIDE`]).
+const BOUNCED_ALONG: u16 = 128;
+/// Under gravity, an island with a bounce target on a contact of two movable bodies side by
+/// side.
 const BOUNCED_BETWEEN: u16 = 256;
-/// Under gravity, an island with a contact across gravity of two movable bodies that has no
+/// Under gravity, an island with a contact of two movable bodies side by side that has no
 /// bounce target: a body an impact can be handed on to.
 const RESTING_BETWEEN: u16 = 512;
-/// Under gravity, an island with a warm-started contact across gravity that was hit this
-/// step and overshot (see `overshot`) without being thrown apart faster than the bounce
-/// threshold: it counts as [`OVERSHOT`] only if the island is not [`STACKED`].
-const OVERSHOT_FLAT: u16 = 1024;
 /// Under gravity, an island with a warm-started contact across gravity: it counts as
 /// [`WARM_STARTED`] only if the island is not [`STACKED`].
-const WARM_STARTED_FLAT: u16 = 2048;
-/// An island whose impacts are taken one after another ([`impacts_in_turn`], D15): without
-/// gravity every island with a bounce, under gravity one with bounces across gravity alone
-/// in which no movable body can rest on another (a row of balls or boxes on the floor).
-const IN_TURN: u16 = 128;
+const WARM_STARTED_FLAT: u16 = 1024;
 
 /// A line search over the kinetic energy of each island that keeps the bounces (D1) and the
 /// warm start (D10, [`Self::warm_start_limited`]) from adding energy (see the module docs).
@@ -179,15 +185,17 @@ const IN_TURN: u16 = 128;
 #[derive(Clone, Debug, Default)]
 pub struct EnergyGuard {
     /// Per island: [`BOUNCED`], [`WARM_STARTED`], [`OVERSHOT`], [`RAISED`], [`OWN_BOUNCES`],
-    /// [`STACKED`], [`BOUNCED_ALONG`], [`BOUNCED_BETWEEN`], [`RESTING_BETWEEN`] and
-    /// [`IN_TURN`] bits.
+    /// [`IN_TURN`], [`STACKED`], [`BOUNCED_ALONG`], [`BOUNCED_BETWEEN`], [`RESTING_BETWEEN`]
+    /// and [`WARM_STARTED_FLAT`] bits.
     kind: Vec<u16>,
     /// Per solver body: a body of a contact that overshot, or of a contact that touches a
     /// body whose energy a warm start raised.
     near: Vec<bool>,
     /// Per solver body: its energy was raised (see [`Self::find_gains`]).
     raised_body: Vec<bool>,
-    /// Under gravity, the contacts that mark their island [`OVERSHOT_FLAT`].
+    /// Under gravity, the warm-started contacts across gravity that were hit and overshot
+    /// (see `overshot`) without being thrown apart: they mark their island [`OVERSHOT`] if
+    /// it is not [`STACKED`].
     flat_overshots: Vec<u32>,
     /// Which way gravity pulls, as [`Self::find_gains`] was told (`None`: no gravity).
     down: Option<Vec2>,
@@ -208,24 +216,28 @@ impl EnergyGuard {
     /// any is marked. See [`Self::gained`]; the energies are kept for
     /// [`Self::warm_start_limited`] and [`Self::limit_bounces`].
     ///
-    /// Three kinds of island are marked:
+    /// These islands are marked:
     /// * one with a bounce target (`bounce_velocity ≠ 0`) that ends the passes with more
     ///   energy than it started the step with (`start`: the velocities before gravity),
     ///   measured at mid-step velocities (below): its bounces are applied again in their
     ///   own pass (D1). Without gravity, every island with a bounce target, and under
-    ///   gravity one in which every contact of two movable bodies lies across gravity,
-    ///   every bounce target is on such a contact, and one of those bounces and another
-    ///   does not (a row on the floor struck along it): its impacts are taken one after
-    ///   another ([`impacts_in_turn`], D15);
+    ///   gravity one in which every contact of two movable bodies is side by side
+    ///   ([`SIDE_BY_SIDE`]), every bounce target lies across gravity, and one contact of
+    ///   two movable bodies bounces while another does not (a row on the floor struck
+    ///   along it): its impacts are taken one after another ([`impacts_in_turn`], D15);
     /// * with `guard_warm_start` and without gravity (`down` is `None`), one with a
     ///   warm-started contact (`carried`: the impulses the passes started from, by contact)
     ///   whose plain kinetic energy after the passes exceeds that of the velocities it
     ///   entered the solve with (`loaded`: before the warm start). The inelastic passes
     ///   minimise exactly that energy from their start (the `solver` module docs), so the
-    ///   warm start raised it (D10). Its bodies that gained are remembered;
-    /// * with `guard_warm_start` and without gravity, one with a warm-started contact that
-    ///   was hit this step and still pushes although its bodies separate faster than its
-    ///   target plus `overshoot` (see `overshot`; D10);
+    ///   warm start raised it (D10). Its bodies that gained are remembered. Under gravity
+    ///   the same for an island in which nothing rests on anything movable (not
+    ///   [`STACKED`]), with its warm-started contacts across gravity and the energy of the
+    ///   velocities across gravity (`across`: the part along it is the step's fall);
+    /// * with `guard_warm_start` and without gravity, or under gravity in an island that is
+    ///   not [`STACKED`], one with a warm-started contact (across gravity) that was hit
+    ///   this step and still pushes although its bodies separate faster than its target
+    ///   plus `overshoot` (see `overshot`; D10);
     /// * with `guard_warm_start` and gravity along `down`, one with a warm-started contact
     ///   across gravity (a box's side, a side wall: it carries no weight) that still pushes
     ///   although its bodies separate faster than its target plus `impact_speed`, the bounce
@@ -282,14 +294,13 @@ impl EnergyGuard {
                     }
                 } else if !weightless && c.normal_impulse > 0.0 && hit_and_overshot(c) {
                     // Decided once the island is known to be flat (below).
-                    kind |= OVERSHOT_FLAT;
                     self.flat_overshots.push(index as u32);
                 }
             }
-            if !weightless {
+            if let Some(down) = down {
                 let both_movable = bodies[c.a as usize].inverse_mass > 0.0
                     && bodies[c.b as usize].inverse_mass > 0.0;
-                if !guards(down, c) {
+                if !side_by_side(down, c) {
                     if both_movable {
                         self.kind[island[movable(c, bodies)] as usize] |= STACKED;
                     }
@@ -307,9 +318,9 @@ impl EnergyGuard {
             any = true;
         }
         // A contact across gravity in an island where nothing rests on anything movable
-        // carries no weight: there a hit contact that overshot counts as it does without
-        // gravity (D10), the impulse carried from an impact that the passes could not take
-        // back.
+        // carries no weight: there its warm start is judged as without gravity (D10), and a
+        // hit contact that overshot counts, the impulse carried from an impact that the
+        // passes could not take back.
         for kind in &mut self.kind {
             if *kind & (WARM_STARTED_FLAT | STACKED) == WARM_STARTED_FLAT {
                 *kind |= WARM_STARTED;
@@ -442,7 +453,7 @@ impl EnergyGuard {
             if kind[k] & (RAISED | OVERSHOT) != 0 {
                 (near[c.a as usize] || near[c.b as usize]) && guards(down, c)
             } else {
-                kind[k] & WARM_STARTED != 0
+                kind[k] & WARM_STARTED != 0 && guards(down, c)
             }
         };
         for &index in order {
@@ -459,7 +470,7 @@ impl EnergyGuard {
                 warm_start_contact(c, bodies);
             }
         }
-        self.measure(bodies, before, Vec2::ZERO, island);
+        self.measure(bodies, before, Vec2::ZERO, island, false);
         self.scale.clear();
         for k in 0..self.slope.len() {
             let (slope, curvature) = (self.slope[k], self.curvature[k]);
@@ -545,6 +556,31 @@ impl EnergyGuard {
         self.kind.get(island[i] as usize).is_some_and(|kind| kind & IN_TURN != 0)
     }
 
+    /// Whether contact `c` of an island that takes its impacts in turn is one of those
+    /// impacts: any contact without gravity, under gravity one across it. The floor's and
+    /// a static support's contacts carry the row's weight and are left to the passes.
+    pub fn hands_on(&self, c: &SolverContact) -> bool {
+        self.down.is_none_or(|down| side_by_side(down, c))
+    }
+
+    /// The velocities [`Self::limit_bounces`] holds a body of an island that takes its
+    /// impacts in turn to: `started`, those the solve started from; under gravity only their
+    /// part across gravity, with the part along it of `now`, so that the step's fall and
+    /// the floor's support stay off the line (a body's own gravity scale, a force or a hand
+    /// change the fall, and the island's energy across gravity is what the impacts move).
+    pub fn row_start(&self, started: (Vec2, f32), now: (Vec2, f32)) -> (Vec2, f32) {
+        match self.down {
+            None => started,
+            Some(down) => (across(Some(down), started.0) + now.0.dot(down) * down, started.1),
+        }
+    }
+
+    /// Whether island `k` takes its impacts in turn under gravity: its energy is measured
+    /// across gravity, from [`Self::row_start`].
+    fn row_under_gravity(&self, k: usize) -> bool {
+        self.down.is_some() && self.kind[k] & IN_TURN != 0
+    }
+
     /// Whether solver body `i`'s island was marked by [`Self::find_gains`].
     pub fn gained(&self, island: &[u32], i: usize) -> bool {
         self.gained.get(island[i] as usize).copied().unwrap_or(false)
@@ -557,8 +593,10 @@ impl EnergyGuard {
 
     /// Scales each island's bounces (the change from `before`) so that it ends with no more
     /// energy than it had at the step start, as measured by the [`Self::find_gains`]
-    /// that marked it (at mid-step velocities). `island` gives each movable body's island,
-    /// any index below `bodies.len()` shared by its members; immovable bodies are ignored.
+    /// that marked it (at mid-step velocities). An island that took its impacts in turn
+    /// under gravity is held instead to its energy across gravity at `before` (see
+    /// [`Self::row_start`]). `island` gives each movable body's island, any index below
+    /// `bodies.len()` shared by its members; immovable bodies are ignored.
     pub fn limit_bounces(
         &mut self,
         contacts: &mut [SolverContact],
@@ -567,12 +605,13 @@ impl EnergyGuard {
         kick: Vec2,
         island: &[u32],
     ) {
-        self.measure(bodies, before, kick, island);
+        self.measure(bodies, before, kick, island, true);
         self.scale.clear();
         for k in 0..self.slope.len() {
             let (base, slope, curvature) = (self.base[k], self.slope[k], self.curvature[k]);
-            let allowed = self.start[k] - base;
-            let s = if base + slope + 0.5 * curvature <= self.start[k] || curvature <= 0.0 {
+            let start = if self.row_under_gravity(k) { base } else { self.start[k] };
+            let allowed = start - base;
+            let s = if base + slope + 0.5 * curvature <= start || curvature <= 0.0 {
                 1.0
             } else if allowed >= 0.0 {
                 // The positive root of ½·c·s² + slope·s − allowed = 0.
@@ -593,13 +632,15 @@ impl EnergyGuard {
     }
 
     /// Per island: the energy at `before − kick`, and the slope and curvature of E(s) toward
-    /// the bodies' present velocities (less the kick).
+    /// the bodies' present velocities (less the kick). With `rows`, an island that took its
+    /// impacts in turn under gravity is measured across gravity, without the kick.
     fn measure(
         &mut self,
         bodies: &[SolverBody],
         before: &[(Vec2, f32)],
         kick: Vec2,
         island: &[u32],
+        rows: bool,
     ) {
         let n = bodies.len();
         for sums in [&mut self.base, &mut self.slope, &mut self.curvature] {
@@ -615,8 +656,10 @@ impl EnergyGuard {
             let mass = 1.0 / body.inverse_mass;
             let inertia = inverse_or_zero(body.inverse_inertia);
             let k = island[i] as usize;
-            self.base[k] += kinetic_energy(body, (v0 - kick, w0));
-            self.slope[k] += mass * (v0 - kick).dot(dv) + inertia * w0 * dw;
+            let v0 =
+                if rows && self.row_under_gravity(k) { across(self.down, v0) } else { v0 - kick };
+            self.base[k] += kinetic_energy(body, (v0, w0));
+            self.slope[k] += mass * v0.dot(dv) + inertia * w0 * dw;
             self.curvature[k] += mass * dv.length_squared() + inertia * dw * dw;
         }
     }
@@ -697,6 +740,11 @@ fn across(down: Option<Vec2>, v: Vec2) -> Vec2 {
         None => v,
         Some(down) => v - v.dot(down) * down,
     }
+}
+
+/// Whether contact `c`'s bodies touch side by side, not one on the other ([`SIDE_BY_SIDE`]).
+fn side_by_side(down: Vec2, c: &SolverContact) -> bool {
+    c.normal.dot(down).abs() < SIDE_BY_SIDE
 }
 
 /// Whether the guard may scale contact `c`'s warm start (D10): any contact without gravity

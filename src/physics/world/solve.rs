@@ -6,7 +6,8 @@ use super::*;
 /// px/s: a warm-started contact that was hit this step (faster than the bounce threshold)
 /// and still pushes after the passes while its bodies separate faster than this (beyond
 /// its bounce target) was started from too large an impulse; its island is solved again
-/// with the warm start around it scaled down (D10).
+/// with the warm start around it scaled down (D10). Under gravity also the margin of the
+/// look over the contacts across gravity that decides whether the guard runs at all.
 const OVERSHOOT_SPEED: f32 = 1.0;
 
 impl World {
@@ -131,9 +132,10 @@ impl World {
     /// Marks the islands to solve again (`EnergyGuard::find_gains`): those whose bounces
     /// raised their energy above the step start (D1), with gravity off every one with a
     /// bounce and with gravity a row on the floor struck along it (D15), those whose warm
-    /// start raised the energy or left a hit contact overshooting (D10), and with gravity
-    /// those with a contact across gravity that its warm start throws apart faster than the
-    /// bounce threshold (D10). Returns whether any is marked.
+    /// start raised the energy or left a hit contact overshooting (D10; under gravity in
+    /// islands where nothing rests on anything movable), and with gravity those with a
+    /// contact across gravity that its warm start throws apart faster than the bounce
+    /// threshold (D10). Returns whether any is marked.
     ///
     /// Under gravity only contacts across gravity: a warm start carries the weight of a
     /// pile, and while a pile settles it raises the energy too (the lab's 16-box tower and
@@ -272,7 +274,8 @@ impl World {
         let in_turn = &mut self.scratch.in_turn_order;
         in_turn.clear();
         in_turn.extend(self.scratch.resolve_order.iter().copied().filter(|&index| {
-            guard.in_turn(bodies, island, &self.scratch.contacts[index as usize])
+            let c = &self.scratch.contacts[index as usize];
+            guard.in_turn(bodies, island, c) && guard.hands_on(c)
         }));
         if !in_turn.is_empty() {
             let threshold = self.target_rules(dt).restitution_threshold;
@@ -301,16 +304,17 @@ impl World {
         {
             self.scratch.contacts[index as usize].bounce_velocity = target;
         }
-        // The islands whose impacts came in turn are held to their step start (from the
-        // velocities the solve started from, as without gravity); the others' bounces
-        // follow in their own pass (D1), held from the velocities the passes left.
+        // The islands whose impacts came in turn are held to the velocities the solve
+        // started from (under gravity to their energy across it: `row_start`); the others'
+        // bounces follow in their own pass (D1), held from the velocities the passes left.
         let (guard, loaded) = (&self.scratch.energy_guard, &self.scratch.loaded_velocity);
         let island = &self.scratch.island_root;
         let before = bodies.iter().zip(loaded).enumerate().map(|(i, (b, &started))| {
+            let now = (b.velocity, b.angular_velocity);
             if b.inverse_mass > 0.0 && guard.gained(island, i) && guard.body_in_turn(island, i) {
-                started
+                guard.row_start(started, now)
             } else {
-                (b.velocity, b.angular_velocity)
+                now
             }
         });
         self.scratch.before_bounce.clear();
