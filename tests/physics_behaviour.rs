@@ -553,6 +553,36 @@ fn only_time_below_both_rest_thresholds_counts_towards_sleep_r_slp_1() {
     assert!(matches!(steps, Some(60..=61)), "asleep {steps:?} steps after the break");
 }
 
+/// R-SLP-1 with deviation D8: a body set moving by the game just before its island would
+/// fall asleep keeps its velocity. A frictionless ball rests on the floor until one more
+/// step would complete its rest; then it is set sliding at 100 px/s. It moves 0.8 px a
+/// step, within the 2 px a rest may wander, so the mean of D8 alone let it sleep in the
+/// second step and took the 100 px/s; an edit faster than ten times the rest threshold
+/// starts its rest again. It slides on at 100 px/s (0.01 px/s; nothing brakes it) for the
+/// next second, awake.
+#[test]
+fn a_body_set_moving_just_before_it_would_sleep_keeps_its_velocity_r_slp_1() {
+    let config = PhysicsConfig::default();
+    let time_to_sleep = config.time_to_sleep;
+    let mut w = world_with(Vec2::new(800.0, 600.0), config);
+    let material = Material { density: 1.0, friction: 0.0, restitution: 0.0 };
+    let ball = add(&mut w, BodyDesc::circle(20.0, Vec2::new(200.0, 580.0)).with_material(material));
+    let mut steps = 0;
+    while w.body(ball).unwrap().rest_time() < time_to_sleep - 1.5 * DT {
+        w.step(DT).unwrap();
+        steps += 1;
+        assert!(steps < 600, "the ball never came to rest");
+    }
+    assert!(!w.body(ball).unwrap().is_sleeping(), "asleep before the edit: nothing tested");
+    w.set_velocity(ball, Vec2::new(100.0, 0.0)).unwrap();
+    for step in 0..120 {
+        w.step(DT).unwrap();
+        let body = w.body(ball).unwrap();
+        assert!(!body.is_sleeping(), "asleep {step} steps after it was set moving");
+        assert_close(body.velocity().x, 100.0, 0.01, &format!("v {step} steps after"));
+    }
+}
+
 /// R-SLP-1 with deviation D8 (docs/physics.md), the reason for the mean: a body that
 /// vibrates in place, as the solver's residue makes bodies in a deep pile do, rests although
 /// its speed of the moment exceeds 4 px/s. A lone weightless circle whose velocity flips

@@ -60,6 +60,7 @@ impl World {
         if let Some(body) = self.slots[index].body.as_mut() {
             body.velocity = crate::physics::math::clamp_length(velocity, max_speed);
         }
+        self.restart_rest_if_set_moving(index);
         Ok(())
     }
 
@@ -81,6 +82,7 @@ impl World {
         if let Some(body) = self.slots[index].body.as_mut().filter(circle) {
             body.angular_velocity = omega.clamp(-max_spin, max_spin);
         }
+        self.restart_rest_if_set_moving(index);
         Ok(())
     }
 

@@ -200,6 +200,7 @@ impl World {
             let spin = f64::from(body.angular_velocity) + turn;
             body.angular_velocity = spin.clamp(-f64::from(max_spin), f64::from(max_spin)) as f32;
         }
+        self.restart_rest_if_set_moving(index);
         Ok(())
     }
 

@@ -357,6 +357,27 @@ impl World {
         }
     }
 
+    /// After an edit of a body's velocity (`set_velocity`, `set_angular_velocity`,
+    /// `apply_impulse_at`): a body set moving faster than [`MOVING`] times a rest
+    /// threshold (40 px/s or 1 rad/s at the defaults) starts its rest again (R-SLP-1).
+    ///
+    /// Why: waking wakes a sleeping island, but a body still awake keeps its rest time, and
+    /// the mean of D8 counts its new motion against the whole rest so far. A ball resting
+    /// on the floor, set sliding at 100 px/s one step before it would sleep, moved 0.8 px a
+    /// step, within the 2 px a rest may wander, fell asleep in the second step and lost the
+    /// 100 px/s. A slower edit keeps the rest: D8 lets a body that swings in place at a
+    /// few px/s rest, and a test drives such a swing through these calls.
+    pub(super) fn restart_rest_if_set_moving(&mut self, index: usize) {
+        let (linear, angular) = (self.config.sleep_linear_speed, self.config.sleep_angular_speed);
+        let Some(body) = self.slots[index].body.as_mut() else { return };
+        let fast = MOVING * linear;
+        if body.velocity.length_squared() > fast * fast
+            || body.angular_velocity.abs() > MOVING * angular
+        {
+            body.rest_time = 0.0;
+        }
+    }
+
     /// Wakes a whole sleeping island (R-SLP-4): every body that carries its id. One pass
     /// over the bodies; waking is an event (a touch, a grab, a deletion), not per-step work.
     pub(super) fn wake_island(&mut self, id: u32) {
@@ -578,6 +599,10 @@ pub(super) fn wake_body(body: &mut Body) {
     body.sleep_island = NO_ISLAND;
     body.rest_time = 0.0;
 }
+
+/// How many times a rest threshold a body set moving by an edit must exceed to start its
+/// rest again ([`World::restart_rest_if_set_moving`]).
+const MOVING: f32 = 10.0;
 
 /// Whether an awake, not held body is still on average (§11, deviation D8 of
 /// docs/physics.md): since the start of its current rest (its `anchor`, `rest_angle`) it
