@@ -553,20 +553,9 @@ fn only_time_below_both_rest_thresholds_counts_towards_sleep_r_slp_1() {
     assert!(matches!(steps, Some(60..=61)), "asleep {steps:?} steps after the break");
 }
 
-/// R-SLP-1 with deviation D8: a body set moving by the game just before its island would
-/// fall asleep keeps its velocity. A frictionless ball rests on the floor until one more
-/// step would complete its rest; then it is set sliding at 100 px/s. It moves 0.8 px a
-/// step, within the 2 px a rest may wander, so the mean of D8 alone let it sleep in the
-/// second step and took the 100 px/s; an edit faster than ten times the rest threshold
-/// starts its rest again. It slides on at 100 px/s (0.01 px/s; nothing brakes it) for the
-/// next second, awake.
-#[test]
-fn a_body_set_moving_just_before_it_would_sleep_keeps_its_velocity_r_slp_1() {
-    let config = PhysicsConfig::default();
-    let time_to_sleep = config.time_to_sleep;
-    let mut w = world_with(Vec2::new(800.0, 600.0), config);
-    let material = Material { density: 1.0, friction: 0.0, restitution: 0.0 };
-    let ball = add(&mut w, BodyDesc::circle(20.0, Vec2::new(200.0, 580.0)).with_material(material));
+/// Steps until `ball` has rested all but one step of `time_to_sleep`, awake.
+fn rest_until_almost_asleep(w: &mut World, ball: BodyHandle) {
+    let time_to_sleep = w.config().time_to_sleep;
     let mut steps = 0;
     while w.body(ball).unwrap().rest_time() < time_to_sleep - 1.5 * DT {
         w.step(DT).unwrap();
@@ -574,13 +563,54 @@ fn a_body_set_moving_just_before_it_would_sleep_keeps_its_velocity_r_slp_1() {
         assert!(steps < 600, "the ball never came to rest");
     }
     assert!(!w.body(ball).unwrap().is_sleeping(), "asleep before the edit: nothing tested");
-    w.set_velocity(ball, Vec2::new(100.0, 0.0)).unwrap();
-    for step in 0..120 {
-        w.step(DT).unwrap();
-        let body = w.body(ball).unwrap();
-        assert!(!body.is_sleeping(), "asleep {step} steps after it was set moving");
-        assert_close(body.velocity().x, 100.0, 0.01, &format!("v {step} steps after"));
+}
+
+/// R-SLP-1 with deviation D8: a body set moving by the game just before its island would
+/// fall asleep keeps its motion. A frictionless ball rests on the floor until one more
+/// step would complete its rest; then it is set sliding at 100 px/s by `set_velocity`, by
+/// `apply_impulse` (m · 100 px/s), or set spinning at 5 rad/s. Sliding, it moves 0.8 px a
+/// step, within the 2 px a rest may wander, so the mean of D8 alone let it sleep in the
+/// second step and took its velocity; an edit that speeds a body up by more than a rest
+/// threshold starts its rest again. It slides on at 100 px/s (0.01 px/s; nothing brakes
+/// it) for the next second, or spins on above 1 rad/s for the next quarter second, awake. Likewise a ball floating at rest without
+/// gravity, gravity switched on one step before its rest is complete: it falls (before, it
+/// fell asleep in the air within 2 px).
+#[test]
+fn a_body_set_moving_just_before_it_would_sleep_keeps_its_velocity_r_slp_1() {
+    let material = Material { density: 1.0, friction: 0.0, restitution: 0.0 };
+    for edit in ["set_velocity", "apply_impulse", "set_angular_velocity"] {
+        let mut w = world_with(Vec2::new(800.0, 600.0), PhysicsConfig::default());
+        let desc = BodyDesc::circle(20.0, Vec2::new(200.0, 580.0)).with_material(material);
+        let ball = add(&mut w, desc);
+        rest_until_almost_asleep(&mut w, ball);
+        let mass = w.body(ball).unwrap().mass();
+        match edit {
+            "set_velocity" => w.set_velocity(ball, Vec2::new(100.0, 0.0)).unwrap(),
+            "apply_impulse" => w.apply_impulse(ball, Vec2::new(100.0 * mass, 0.0)).unwrap(),
+            _ => w.set_angular_velocity(ball, 5.0).unwrap(),
+        }
+        // The spin runs down under rolling resistance (§8): to 2 rad/s within half a second.
+        let spin = edit == "set_angular_velocity";
+        for step in 0..if spin { 30 } else { 120 } {
+            w.step(DT).unwrap();
+            let body = w.body(ball).unwrap();
+            assert!(!body.is_sleeping(), "{edit}: asleep {step} steps after it");
+            if spin {
+                assert!(body.angular_velocity() > 1.0, "{edit}: spin {}", body.angular_velocity());
+            } else {
+                assert_close(body.velocity().x, 100.0, 0.01, &format!("{edit}: v {step} after"));
+            }
+        }
     }
+    let config = PhysicsConfig { gravity: Vec2::new(0.0, 980.0), ..PhysicsConfig::default() };
+    let mut w = world_with(Vec2::new(800.0, 600.0), config);
+    w.set_gravity_enabled(false);
+    let ball = add(&mut w, BodyDesc::circle(20.0, Vec2::new(200.0, 300.0)));
+    rest_until_almost_asleep(&mut w, ball);
+    w.set_gravity_enabled(true);
+    run(&mut w, 30);
+    let body = w.body(ball).unwrap();
+    assert!(!body.is_sleeping() && body.position().y > 310.0, "asleep in the air: {body:?}");
 }
 
 /// R-SLP-1 with deviation D8 (docs/physics.md), the reason for the mean: a body that

@@ -57,10 +57,12 @@ impl World {
         }
         self.wake_slot(index);
         let (max_speed, _) = self.config.speed_limits();
+        let mut before = (Vec2::ZERO, 0.0);
         if let Some(body) = self.slots[index].body.as_mut() {
+            before = (body.velocity, body.angular_velocity);
             body.velocity = crate::physics::math::clamp_length(velocity, max_speed);
         }
-        self.restart_rest_if_set_moving(index);
+        self.restart_rest_if_sped_up(index, before);
         Ok(())
     }
 
@@ -79,10 +81,10 @@ impl World {
         self.wake_slot(index);
         let (_, max_spin) = self.config.speed_limits();
         let circle = |b: &&mut Body| matches!(b.shape, Shape::Circle { .. });
-        if let Some(body) = self.slots[index].body.as_mut().filter(circle) {
-            body.angular_velocity = omega.clamp(-max_spin, max_spin);
-        }
-        self.restart_rest_if_set_moving(index);
+        let Some(body) = self.slots[index].body.as_mut().filter(circle) else { return Ok(()) };
+        let before = (body.velocity, body.angular_velocity);
+        body.angular_velocity = omega.clamp(-max_spin, max_spin);
+        self.restart_rest_if_sped_up(index, before);
         Ok(())
     }
 

@@ -190,7 +190,9 @@ impl World {
         }
         self.wake_slot(index);
         let (max_speed, max_spin) = self.config.speed_limits();
+        let mut before = (Vec2::ZERO, 0.0);
         if let Some(body) = self.slots[index].body.as_mut() {
+            before = (body.velocity, body.angular_velocity);
             let dv = impulse * body.inverse_mass;
             body.velocity = crate::physics::math::clamp_length(body.velocity + dv, max_speed);
             // In f64: a lever of 1e7 px times an impulse of 1e30 overflows an f32.
@@ -200,7 +202,7 @@ impl World {
             let spin = f64::from(body.angular_velocity) + turn;
             body.angular_velocity = spin.clamp(-f64::from(max_spin), f64::from(max_spin)) as f32;
         }
-        self.restart_rest_if_set_moving(index);
+        self.restart_rest_if_sped_up(index, before);
         Ok(())
     }
 
@@ -218,7 +220,8 @@ impl World {
         change: impl FnOnce(&mut Forces),
     ) {
         self.wake_slot(index);
-        let mut forces = self.forces_of(handle);
+        let old = self.forces_of(handle);
+        let mut forces = old;
         change(&mut forces);
         let forced = forces != Forces::NONE;
         if forced {
@@ -228,6 +231,12 @@ impl World {
         }
         if let Some(body) = self.slots[index].body.as_mut() {
             body.set_forced(forced);
+            // A new force, torque or gravity scale starts the body's rest again, as an edit
+            // of its velocity does (`restart_rest_if_sped_up`): it may start the body moving
+            // from rest, within the 2 px a rest may wander for its first steps (D8).
+            if forces != old {
+                body.rest_time = 0.0;
+            }
         }
     }
 

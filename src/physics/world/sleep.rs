@@ -338,13 +338,17 @@ impl World {
         Ok(())
     }
 
-    /// Wakes every body.
+    /// Wakes every body, and starts every awake body's rest again: what calls it changes
+    /// how all bodies move (gravity, the config, a wall, the bounds), and a body that had
+    /// rested almost `time_to_sleep` would otherwise fall asleep in its first steps of
+    /// falling, within the 2 px a rest may wander (D8).
     pub fn wake_all(&mut self) {
         self.edited();
         for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
             if body.sleeping {
                 wake_body(body);
             }
+            body.rest_time = 0.0;
         }
         self.sleeping_islands.clear();
         self.stats.sleeping_islands = 0;
@@ -358,21 +362,21 @@ impl World {
     }
 
     /// After an edit of a body's velocity (`set_velocity`, `set_angular_velocity`,
-    /// `apply_impulse_at`): a body set moving faster than [`MOVING`] times a rest
-    /// threshold (40 px/s or 1 rad/s at the defaults) starts its rest again (R-SLP-1).
+    /// `apply_impulse_at`) that found it at `before` (velocity, spin): a body the edit sped
+    /// up by more than a rest threshold (`|v| > |v_before| + sleep_linear_speed`, or the same
+    /// for the spin) starts its rest again (R-SLP-1).
     ///
     /// Why: waking wakes a sleeping island, but a body still awake keeps its rest time, and
     /// the mean of D8 counts its new motion against the whole rest so far. A ball resting
     /// on the floor, set sliding at 100 px/s one step before it would sleep, moved 0.8 px a
     /// step, within the 2 px a rest may wander, fell asleep in the second step and lost the
-    /// 100 px/s. A slower edit keeps the rest: D8 lets a body that swings in place at a
-    /// few px/s rest, and a test drives such a swing through these calls.
-    pub(super) fn restart_rest_if_set_moving(&mut self, index: usize) {
+    /// 100 px/s. An edit that only turns a velocity round keeps the rest: D8 lets a body
+    /// that swings in place rest, and a test drives such a swing through these calls.
+    pub(super) fn restart_rest_if_sped_up(&mut self, index: usize, before: (Vec2, f32)) {
         let (linear, angular) = (self.config.sleep_linear_speed, self.config.sleep_angular_speed);
         let Some(body) = self.slots[index].body.as_mut() else { return };
-        let fast = MOVING * linear;
-        if body.velocity.length_squared() > fast * fast
-            || body.angular_velocity.abs() > MOVING * angular
+        if body.velocity.length() > before.0.length() + linear
+            || body.angular_velocity.abs() > before.1.abs() + angular
         {
             body.rest_time = 0.0;
         }
@@ -599,10 +603,6 @@ pub(super) fn wake_body(body: &mut Body) {
     body.sleep_island = NO_ISLAND;
     body.rest_time = 0.0;
 }
-
-/// How many times a rest threshold a body set moving by an edit must exceed to start its
-/// rest again ([`World::restart_rest_if_set_moving`]).
-const MOVING: f32 = 10.0;
 
 /// Whether an awake, not held body is still on average (§11, deviation D8 of
 /// docs/physics.md): since the start of its current rest (its `anchor`, `rest_angle`) it
