@@ -15,6 +15,7 @@ impl World {
         }
         self.wake_slot(index);
         self.wake_near(index);
+        self.restart_rests_on(|slot| slot == index);
         if let Some(body) = self.slots[index].body.as_mut() {
             body.position = position;
             body.previous_position = position;

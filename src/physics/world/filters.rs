@@ -42,6 +42,7 @@ impl World {
         self.wake_slot(index);
         self.update_contact_rules(index, |body| body.layers = layers);
         self.wake_near(index);
+        self.restart_rests_on(|slot| slot == index);
         Ok(())
     }
 
@@ -54,6 +55,7 @@ impl World {
         self.wake_slot(index);
         self.update_contact_rules(index, |body| set_flag(&mut body.flags, SENSOR, sensor));
         self.wake_near(index);
+        self.restart_rests_on(|slot| slot == index);
         Ok(())
     }
 

@@ -319,13 +319,21 @@ impl World {
     /// the sleepers whose boxes touch its box. Its touching pairs that reported collision
     /// events end with a [`CollisionEvent::Ended`] among the next step's events.
     ///
-    /// O(1) while nothing sleeps; with sleeping islands, a pass over the bodies. To remove
-    /// many bodies at once, [`remove_bodies`](Self::remove_bodies) makes one pass for all.
+    /// The awake bodies at rest near a removed support start their rests again, so that
+    /// they fall instead of falling asleep in the air (D8).
+    ///
+    /// O(1) while nothing sleeps and the body moves faster than ten times
+    /// `sleep_linear_speed`; with sleeping islands, or for a slower, a static or a kinematic
+    /// body, a pass over the bodies. To remove many
+    /// bodies at once, [`remove_bodies`](Self::remove_bodies) makes one pass for all.
     pub fn remove_body(&mut self, handle: BodyHandle) -> Result<Body, PhysicsError> {
         self.edited();
         let index = self.slot_of(handle)?;
         let body = self.take_body(index).ok_or(PhysicsError::StaleHandle(handle))?;
         self.wake_islands_and_near(body.sleep_island().as_slice(), &[body.aabb()]);
+        if may_support(&body, self.resting_speed()) {
+            self.restart_rests_on(|slot| slot == index);
+        }
         Ok(body)
     }
 
@@ -338,9 +346,13 @@ impl World {
         let (mut islands, mut boxes) = (Vec::new(), Vec::new());
         let sleepers = !self.sleeping_islands.is_empty();
         let mut removed = 0;
+        let (mut supports, resting) = (Vec::new(), self.resting_speed());
         for handle in handles {
             let Ok(index) = self.slot_of(handle) else { continue };
             let Some(body) = self.take_body(index) else { continue };
+            if may_support(&body, resting) {
+                supports.push(index);
+            }
             if sleepers {
                 // Bodies of one island mostly come in a row: note each run's island once.
                 if let Some(id) = body.sleep_island()
@@ -358,6 +370,13 @@ impl World {
             self.stats.sleeping_islands = 0;
         } else {
             self.wake_islands_and_near(&islands, &boxes);
+            if !supports.is_empty() {
+                let mut support = vec![false; self.slots.len()];
+                for &index in &supports {
+                    support[index] = true;
+                }
+                self.restart_rests_on(|slot| support[slot]);
+            }
         }
         removed
     }
@@ -521,6 +540,17 @@ impl World {
 }
 
 /// Moves under the solver this step: dynamic and not asleep.
+/// Whether removing `body` may take away the support of awake bodies at rest on it (see
+/// `restart_rests_on`): a static or kinematic body, or an awake dynamic body no faster
+/// than `resting` (ten times `sleep_linear_speed`). A fast body (a bullet) needs no look
+/// over the bodies, and a sleeping one's island is woken whole. By its velocity, not its
+/// rest time, which an earlier removal may have restarted: removing bodies one by one
+/// and all at once must end alike.
+fn may_support(body: &Body, resting: f32) -> bool {
+    body.kind != BodyKind::Dynamic
+        || (!body.sleeping && body.velocity.length_squared() <= resting * resting)
+}
+
 fn is_awake_dynamic(body: &Body) -> bool {
     body.kind == BodyKind::Dynamic && !body.sleeping
 }

@@ -406,6 +406,34 @@ impl World {
         self.stats.sleeping_islands = self.sleeping_islands.len();
     }
 
+    /// Starts again the rest of every awake dynamic body that touched, in the last step, a
+    /// body whose slot `support` accepts: a support that went away (removed, teleported,
+    /// made a sensor or given other layers). What rested on it starts to fall, and a rest of
+    /// almost `time_to_sleep` would end in sleep within its first 2 px (D8). Sleepers there
+    /// are woken by [`wake_islands_and_near`](Self::wake_islands_and_near). One pass over
+    /// the last step's contacts: an edit, not per-step work.
+    pub(super) fn restart_rests_on(&mut self, support: impl Fn(usize) -> bool) {
+        let n = self.slots.len();
+        let (contacts, slots) = (&self.scratch.contacts, &mut self.slots);
+        for c in contacts {
+            let (a, b) = (c.a as usize, c.b as usize);
+            for (held_by, resting) in [(a, b), (b, a)] {
+                if held_by < n && resting < n && support(held_by) {
+                    let body = slots[resting].body.as_mut().filter(|b| is_awake_dynamic(b));
+                    if let Some(body) = body {
+                        body.rest_time = 0.0;
+                    }
+                }
+            }
+        }
+    }
+
+    /// px/s: an awake body no faster than this may hold up what rests on it (ten times
+    /// `sleep_linear_speed`, 40 px/s at the defaults; see `may_support`).
+    pub(super) fn resting_speed(&self) -> f32 {
+        10.0 * self.config.sleep_linear_speed
+    }
+
     /// Wakes sleepers whose boxes touch slot `index`'s box (a static or teleported body
     /// changes their support without a contact telling them).
     pub(super) fn wake_near(&mut self, index: usize) {
