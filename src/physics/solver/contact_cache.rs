@@ -136,6 +136,12 @@ impl ContactCache {
         }
     }
 
+    /// The keys of the entries held (not taken out): the pairs that touched in the last step,
+    /// and those of sleeping islands.
+    pub fn keys(&self) -> impl Iterator<Item = PairKey> + '_ {
+        self.entries.iter().filter(|e| !e.taken).map(|e| e.key)
+    }
+
     /// The keys of the entries held (not taken out) whose pair was reported touching.
     pub fn reported_keys(&self) -> impl Iterator<Item = PairKey> + '_ {
         self.entries.iter().filter(|e| !e.taken && e.reported).map(|e| e.key)

@@ -15,11 +15,13 @@ impl World {
         }
         self.wake_slot(index);
         self.wake_near(index);
-        self.restart_rests_on(|slot| slot == index);
+        self.restart_rests_on_slot(index);
         if let Some(body) = self.slots[index].body.as_mut() {
             body.position = position;
             body.previous_position = position;
             body.anchor = position;
+            // Teleported into the air, it must fall, not finish its rest there (D8).
+            body.rest_time = 0.0;
         }
         self.spatial_index.invalidate();
         self.wake_near(index);

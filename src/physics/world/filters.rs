@@ -40,9 +40,13 @@ impl World {
         self.edited();
         let index = self.slot_of(handle)?;
         self.wake_slot(index);
-        self.update_contact_rules(index, |body| body.layers = layers);
+        self.update_contact_rules(index, |body| {
+            body.layers = layers;
+            // It may fall through its support now (D8).
+            body.rest_time = 0.0;
+        });
         self.wake_near(index);
-        self.restart_rests_on(|slot| slot == index);
+        self.restart_rests_on_slot(index);
         Ok(())
     }
 
@@ -55,7 +59,7 @@ impl World {
         self.wake_slot(index);
         self.update_contact_rules(index, |body| set_flag(&mut body.flags, SENSOR, sensor));
         self.wake_near(index);
-        self.restart_rests_on(|slot| slot == index);
+        self.restart_rests_on_slot(index);
         Ok(())
     }
 

@@ -319,20 +319,22 @@ impl World {
     /// the sleepers whose boxes touch its box. Its touching pairs that reported collision
     /// events end with a [`CollisionEvent::Ended`] among the next step's events.
     ///
-    /// The awake bodies at rest near a removed support start their rests again, so that
+    /// The awake bodies that touched a removed support start their rests again, so that
     /// they fall instead of falling asleep in the air (D8).
     ///
     /// O(1) while nothing sleeps and the body moves faster than ten times
-    /// `sleep_linear_speed`; with sleeping islands, or for a slower, a static or a kinematic
-    /// body, a pass over the bodies. To remove many
-    /// bodies at once, [`remove_bodies`](Self::remove_bodies) makes one pass for all.
+    /// `sleep_linear_speed`; with sleeping islands a pass over the bodies, and for a slower,
+    /// a static or a kinematic body a pass over the warm-start cache (the last step's
+    /// pairs). To remove many bodies at once, [`remove_bodies`](Self::remove_bodies) makes
+    /// one pass of each for all.
     pub fn remove_body(&mut self, handle: BodyHandle) -> Result<Body, PhysicsError> {
         self.edited();
         let index = self.slot_of(handle)?;
         let body = self.take_body(index).ok_or(PhysicsError::StaleHandle(handle))?;
         self.wake_islands_and_near(body.sleep_island().as_slice(), &[body.aabb()]);
         if may_support(&body, self.resting_speed()) {
-            self.restart_rests_on(|slot| slot == index);
+            let bits = handle.to_bits();
+            self.restart_rests_on(|h| h == bits);
         }
         Ok(body)
     }
@@ -340,18 +342,27 @@ impl World {
     /// Removes the bodies of `handles` (stale handles and repeats are skipped) and returns
     /// how many it removed. The world ends as after [`remove_body`](Self::remove_body) for
     /// each in turn, but the waking of their islands and of the sleepers near them takes one
-    /// pass over the bodies for all of them, so removing k bodies costs O(bodies + k).
+    /// pass over the bodies for all of them, and the rests restarted around the supports
+    /// among them one pass over the warm-start cache, so removing k bodies costs
+    /// O(bodies + pairs + k).
     pub fn remove_bodies(&mut self, handles: impl IntoIterator<Item = BodyHandle>) -> usize {
         self.edited();
         let (mut islands, mut boxes) = (Vec::new(), Vec::new());
         let sleepers = !self.sleeping_islands.is_empty();
         let mut removed = 0;
-        let (mut supports, resting) = (Vec::new(), self.resting_speed());
+        // By handle index: a stale cache entry of an earlier body in the same slot id only
+        // restarts a rest more (harmless), and a lookup costs an index, not a hash.
+        let (mut supports, mut any_support) = (Vec::new(), false);
+        let resting = self.resting_speed();
         for handle in handles {
             let Ok(index) = self.slot_of(handle) else { continue };
             let Some(body) = self.take_body(index) else { continue };
             if may_support(&body, resting) {
-                supports.push(index);
+                if supports.is_empty() {
+                    supports.resize(self.slot_of_id.len(), false);
+                }
+                supports[handle.index as usize] = true;
+                any_support = true;
             }
             if sleepers {
                 // Bodies of one island mostly come in a row: note each run's island once.
@@ -370,12 +381,9 @@ impl World {
             self.stats.sleeping_islands = 0;
         } else {
             self.wake_islands_and_near(&islands, &boxes);
-            if !supports.is_empty() {
-                let mut support = vec![false; self.slots.len()];
-                for &index in &supports {
-                    support[index] = true;
-                }
-                self.restart_rests_on(|slot| support[slot]);
+            if any_support {
+                let support = |bits: u64| supports.get(bits as u32 as usize).copied() == Some(true);
+                self.restart_rests_on(support);
             }
         }
         removed
@@ -539,18 +547,18 @@ impl World {
     }
 }
 
-/// Moves under the solver this step: dynamic and not asleep.
 /// Whether removing `body` may take away the support of awake bodies at rest on it (see
 /// `restart_rests_on`): a static or kinematic body, or an awake dynamic body no faster
 /// than `resting` (ten times `sleep_linear_speed`). A fast body (a bullet) needs no look
-/// over the bodies, and a sleeping one's island is woken whole. By its velocity, not its
-/// rest time, which an earlier removal may have restarted: removing bodies one by one
-/// and all at once must end alike.
+/// over the warm-start cache, and a sleeping one's island is woken whole. By its velocity,
+/// not its rest time, which an earlier removal may have restarted: removing bodies one by
+/// one and all at once must end alike.
 fn may_support(body: &Body, resting: f32) -> bool {
     body.kind != BodyKind::Dynamic
         || (!body.sleeping && body.velocity.length_squared() <= resting * resting)
 }
 
+/// Moves under the solver this step: dynamic and not asleep.
 fn is_awake_dynamic(body: &Body) -> bool {
     body.kind == BodyKind::Dynamic && !body.sleeping
 }

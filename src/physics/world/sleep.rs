@@ -379,6 +379,8 @@ impl World {
             || body.angular_velocity.abs() > before.1.abs() + angular
         {
             body.rest_time = 0.0;
+            // A support set moving (a platform sent down) leaves what rested on it.
+            self.restart_rests_on_slot(index);
         }
     }
 
@@ -407,25 +409,41 @@ impl World {
     }
 
     /// Starts again the rest of every awake dynamic body that touched, in the last step, a
-    /// body whose slot `support` accepts: a support that went away (removed, teleported,
-    /// made a sensor or given other layers). What rested on it starts to fall, and a rest of
-    /// almost `time_to_sleep` would end in sleep within its first 2 px (D8). Sleepers there
-    /// are woken by [`wake_islands_and_near`](Self::wake_islands_and_near). One pass over
-    /// the last step's contacts: an edit, not per-step work.
-    pub(super) fn restart_rests_on(&mut self, support: impl Fn(usize) -> bool) {
-        let n = self.slots.len();
-        let (contacts, slots) = (&self.scratch.contacts, &mut self.slots);
-        for c in contacts {
-            let (a, b) = (c.a as usize, c.b as usize);
+    /// body whose handle bits `support` accepts: a support that went away (removed,
+    /// teleported, made a sensor or given other layers) or was set moving. What rested on
+    /// it starts to fall, and a rest of almost `time_to_sleep` would end in sleep within
+    /// its first 2 px (D8). Sleepers there are woken by
+    /// [`wake_islands_and_near`](Self::wake_islands_and_near).
+    ///
+    /// The pairs come from the warm-start cache, keyed by handles: snapshots and scene
+    /// files keep it, so a restored world restarts the same rests as the live one did (the
+    /// step's contact list is scratch, empty after a restore). One pass over the cache: an
+    /// edit, not per-step work.
+    pub(super) fn restart_rests_on(&mut self, support: impl Fn(u64) -> bool) {
+        let (cache, slots, slot_of_id) =
+            (&self.warm_start_cache, &mut self.slots, &self.slot_of_id);
+        for (a, b) in cache.keys() {
             for (held_by, resting) in [(a, b), (b, a)] {
-                if held_by < n && resting < n && support(held_by) {
-                    let body = slots[resting].body.as_mut().filter(|b| is_awake_dynamic(b));
-                    if let Some(body) = body {
-                        body.rest_time = 0.0;
-                    }
+                if (resting >> 32) as u32 == solver::WALL_GENERATION || !support(held_by) {
+                    continue;
+                }
+                let handle = BodyHandle::from_bits(resting);
+                let Some(&index) = slot_of_id.get(handle.index as usize) else { continue };
+                let Some(slot) = slots.get_mut(index as usize) else { continue };
+                if slot.generation != handle.generation {
+                    continue;
+                }
+                if let Some(body) = slot.body.as_mut().filter(|b| is_awake_dynamic(b)) {
+                    body.rest_time = 0.0;
                 }
             }
         }
+    }
+
+    /// [`restart_rests_on`](Self::restart_rests_on) the body in slot `index`.
+    pub(super) fn restart_rests_on_slot(&mut self, index: usize) {
+        let bits = self.slots[index].handle().to_bits();
+        self.restart_rests_on(|h| h == bits);
     }
 
     /// px/s: an awake body no faster than this may hold up what rests on it (ten times
