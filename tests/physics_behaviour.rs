@@ -616,8 +616,9 @@ fn a_body_set_moving_just_before_it_would_sleep_keeps_its_velocity_r_slp_1() {
 /// R-SLP-1 with deviation D8: a body at rest on a support that the game takes away falls.
 /// A 40 px box rests on another on the floor until one more step would complete its rest;
 /// then the lower box is removed, made a sensor, given layers that meet nothing, or
-/// teleported away. Falling from rest, the upper box moves less than the 2 px a rest may
-/// wander in its first 8 steps, so the mean of D8 alone let it fall asleep in the air; the
+/// teleported away; or it is held by the hand for 2 s and then carried away. Falling from
+/// rest, the upper box moves less than the 2 px a rest may wander in its first 8 steps
+/// (after 2 s of rest, 8 px), so the mean of D8 alone let it fall asleep in the air; the
 /// edit starts the rest of the awake bodies at rest around the support again. After 0.75 s
 /// it lies on the floor (its centre within 1 px of 20 px above it).
 #[test]
@@ -639,6 +640,20 @@ fn a_body_whose_support_is_taken_away_falls_instead_of_sleeping_in_the_air_r_slp
         let y = pos(&w, upper).y;
         assert_close(y, floor - 20.0, 1.0, &format!("{edit}: the upper box's height"));
     }
+    // Held by the hand for 2 s (the held box keeps the island awake, while the upper box's
+    // rest counts on), then carried away from under it: it falls too.
+    let floor = 600.0;
+    let mut w = world_with(Vec2::new(800.0, floor), PhysicsConfig::default());
+    let lower = add(&mut w, BodyDesc::rect(Vec2::new(40.0, 40.0), Vec2::new(200.0, 580.0)));
+    let upper = add(&mut w, BodyDesc::rect(Vec2::new(40.0, 40.0), Vec2::new(200.0, 540.0)));
+    run(&mut w, 30);
+    w.grab(lower).unwrap();
+    run(&mut w, 240);
+    assert!(w.body(upper).unwrap().rest_time() > 1.5, "the upper box did not rest: nothing tested");
+    w.move_held_directly(lower, Vec2::new(600.0, 580.0)).unwrap();
+    run(&mut w, 90);
+    let y = pos(&w, upper).y;
+    assert_close(y, floor - 20.0, 1.0, "carried away: the upper box's height");
 }
 
 /// R-SLP-1 with deviation D8 (docs/physics.md), the reason for the mean: a body that
