@@ -239,6 +239,7 @@ fn pointer_tools(
     keys: Res<ButtonInput<KeyCode>>,
     pointer: Res<PointerWorld>,
     focus: Res<EguiFocus>,
+    capture: Res<PointerCapture>,
     hovered: HoveredBodies,
     bounds: Res<PhysicsBounds>,
     palette: Res<Palette>,
@@ -246,10 +247,14 @@ fn pointer_tools(
     mut commands: Commands,
 ) {
     let Some(at) = pointer.0 else { return };
-    if focus.pointer {
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    // `focus` is egui's word from the last frame; a pointer that moves onto a panel and
+    // presses in one frame (a quick click, a script) is only known to be over it by the
+    // plugin's capture, which looks at where the pointer is now. (Shift captures the mouse
+    // too, for spawning: then only `focus` can tell.)
+    if focus.pointer || (capture.is_captured(&PointerId::Mouse) && !shift) {
         return;
     }
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     let half = palette.collider().shape().half_size();
     let inside = Rect::from_center_half_size(at, half);
     let fits = bounds.contains(inside.min) && bounds.contains(inside.max);
@@ -282,6 +287,7 @@ fn touch_spawns(
     touches: Res<Touches>,
     cameras: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
     focus: Res<EguiFocus>,
+    capture: Res<PointerCapture>,
     hovered: HoveredBodies,
     bounds: Res<PhysicsBounds>,
     palette: Res<Palette>,
@@ -293,6 +299,11 @@ fn touch_spawns(
     }
     let half = palette.collider().shape().half_size();
     for touch in touches.iter_just_pressed() {
+        // A tap on a panel has no hover before it: only the capture, which looks at where
+        // the finger is now, knows it is over the panel.
+        if capture.is_captured(&PointerId::Touch(touch.id())) {
+            continue;
+        }
         let Ok(at) = camera.viewport_to_world_2d(transform, touch.position()) else { continue };
         let inside = Rect::from_center_half_size(at, half);
         let fits = bounds.contains(inside.min) && bounds.contains(inside.max);
