@@ -283,6 +283,7 @@ fn pointer_tools(
 
 /// A finger put down on empty space spawns the palette's body, as a left click does (a
 /// touch screen, in the browser or natively); on a body it grabs it (the picking backend).
+#[expect(clippy::too_many_arguments, reason = "one binding per resource")]
 fn touch_spawns(
     touches: Res<Touches>,
     cameras: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
