@@ -547,8 +547,7 @@ impl EnergyGuard {
     /// Whether contact `c`'s island takes its impacts one after another
     /// ([`impacts_in_turn`], D15): its bounces are then no business of the bounce pass.
     pub fn in_turn(&self, bodies: &[SolverBody], island: &[u32], c: &SolverContact) -> bool {
-        let k = island[movable(c, bodies)] as usize;
-        self.kind.get(k).is_some_and(|kind| kind & IN_TURN != 0)
+        self.body_in_turn(island, movable(c, bodies))
     }
 
     /// Whether solver body `i`'s island takes its impacts one after another.

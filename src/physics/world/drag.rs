@@ -18,10 +18,7 @@ impl World {
     }
 
     /// Moves a held body's target. The target is clamped so the whole body fits in the
-    /// world (R-DRAG-1). A new target starts again the rests of the bodies that touched the
-    /// held body in the last step (D8): carried away from under them, they must fall, and
-    /// a rest that went on counting while the held body kept their island awake would
-    /// otherwise end in sleep in the air.
+    /// world (R-DRAG-1).
     pub fn set_drag_target(
         &mut self,
         handle: BodyHandle,
@@ -33,13 +30,8 @@ impl World {
             return Err(invalid("drag target", target, "finite numbers"));
         }
         let clamped = self.clamp_inside(index, target);
-        let mut moved = false;
         if let Some(body) = self.slots[index].body.as_mut() {
-            moved = body.anchor != clamped;
             body.anchor = clamped;
-        }
-        if moved {
-            self.restart_rests_on_slot(index);
         }
         Ok(())
     }

@@ -109,7 +109,7 @@ impl World {
         let island_rest = &mut self.scratch.island_rest[..];
         // Each awake body's rest timer, and its island's least rest time, in one pass that
         // also counts the awake and the sleeping bodies for the stats.
-        let (mut awake, mut sleeping) = (0, 0);
+        let (mut awake, mut sleeping, mut holding) = (0, 0, false);
         let per_slot = self.slots.iter_mut().zip(&self.scratch.island_root);
         for ((slot, &root), &deep) in per_slot.zip(&self.scratch.deep) {
             let Some(body) = slot.body.as_mut() else { continue };
@@ -133,6 +133,7 @@ impl World {
                     body.rest_time = 0.0;
                 }
             }
+            holding |= body.held;
             let resting = !body.held
                 && body.flags & SENSOR == 0
                 && still(body, (linear, angular), min_span, dt);
@@ -141,6 +142,9 @@ impl World {
             // rest time is 0 or a sum of positive steps, never NaN (nor −0).
             let rest = &mut island_rest[root as usize];
             *rest = if body.rest_time < *rest { body.rest_time } else { *rest };
+        }
+        if holding {
+            self.restart_rests_in_held_islands();
         }
         let awake_islands = (0..n).filter(|&i| self.scratch.island_root[i] == i as u32).count();
         self.stats.awake_islands = awake_islands;
@@ -358,6 +362,33 @@ impl World {
         let island = self.slots[index].body.as_ref().and_then(Body::sleep_island);
         if let Some(id) = island {
             self.wake_island(id);
+        }
+    }
+
+    /// A hand moves its island (§13): no body of an island with a held body counts rest
+    /// (D8). Such an island never sleeps anyway, but what rests on a held body counted its
+    /// rest on, and D8's reach grows with the rest (after 2 s, 8 px): carried away from
+    /// under it, the body slept in the air at once. Two passes over the slots, in steps in
+    /// which a body is held.
+    fn restart_rests_in_held_islands(&mut self) {
+        let (slots, roots) = (&mut self.slots, &self.scratch.island_root);
+        let island_rest = &mut self.scratch.island_rest;
+        // A rest below zero marks an island with a held body.
+        for (slot, &root) in slots.iter().zip(roots) {
+            if root != u32::MAX && slot.body.as_ref().is_some_and(|b| b.held) {
+                island_rest[root as usize] = -1.0;
+            }
+        }
+        for (slot, &root) in slots.iter_mut().zip(roots) {
+            if root != u32::MAX
+                && island_rest[root as usize] < 0.0
+                && let Some(body) = slot.body.as_mut()
+            {
+                body.rest_time = 0.0;
+            }
+        }
+        for rest in island_rest.iter_mut().filter(|rest| **rest < 0.0) {
+            *rest = 0.0;
         }
     }
 
