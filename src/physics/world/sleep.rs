@@ -52,6 +52,13 @@ impl World {
         let mut woke = false;
         for i in 0..self.scratch.body_contact_count {
             let (a, b) = (self.scratch.contacts[i].a as usize, self.scratch.contacts[i].b as usize);
+            // Two bodies awake at the gather sleep in neither slot (waking only wakes): the
+            // flags, read in order, spare most contacts of a pile two reads of body slots
+            // at scattered places.
+            let awake = &self.scratch.awake_dynamic;
+            if awake[a] && awake[b] {
+                continue;
+            }
             for (sleeper, other) in [(a, b), (b, a)] {
                 let (Some(s), Some(o)) = (&self.slots[sleeper].body, &self.slots[other].body)
                 else {
