@@ -2,7 +2,8 @@
 //!
 //! The script drives the X server with `xdotool` (the pointer and keys go through X, winit,
 //! bevy_picking and egui exactly as a user's would) at fixed frames: it spawns a body in
-//! empty space, clicks the palette's title bar (which must spawn nothing), spawns a body into
+//! empty space, clicks the palette (which must spawn nothing), once more in the frame the
+//! pointer arrives there (a quick click, as a tap makes it), spawns a body into
 //! the middle of the pile and paints a row with Shift held, drags and throws a body, pauses,
 //! single-steps, toggles gravity, deletes bodies with Delete and with a right click,
 //! switches the overlay on, opens the lab (L), loads a rule's demonstration and switches the
@@ -148,7 +149,7 @@ impl Plugin for SmokePlugin {
     }
 }
 
-/// Records where the egui windows are: the script aims at the palette's title bar, and the
+/// Records where the egui windows are: the script aims at the palette, and the
 /// checker finds the panels in the snapshots. The bar at the top counts as one
 /// (`sandbox_bar`): zoomed in, bodies lie under it too.
 fn record_panel_rects(
@@ -343,10 +344,12 @@ fn run_script(
             }
         }
         PANEL_AIM => {
-            // The palette's title bar: a press there must neither spawn nor grab.
-            let title = panels.0.iter().find(|(id, _)| id.contains(PALETTE_TITLE));
-            if let Some(&(_, rect)) = title {
-                move_pointer(&mut smoke, Vec2::new(rect.center().x - 40.0, rect.top() + 12.0));
+            // The palette's margin halfway down, where the world lies under it and a body
+            // would fit (near its title bar none would): a press there must neither spawn
+            // nor grab.
+            let palette_rect = panels.0.iter().find(|(id, _)| id.contains(PALETTE_TITLE));
+            if let Some(&(_, rect)) = palette_rect {
+                move_pointer(&mut smoke, Vec2::new(rect.left() + 6.0, rect.center().y));
                 smoke.note("bodies_before_panel_click", physics.len() as f64);
             }
         }
@@ -355,6 +358,27 @@ fn run_script(
         }
         PANEL_COUNT => {
             smoke.note("bodies_after_panel_click", physics.len() as f64);
+        }
+        QUICK_AWAY => {
+            // Off the panels again, so that the next click lands on the palette in the
+            // frame the pointer arrives there.
+            if let Some(at) = to_screen(Vec2::new(walls.center().x, walls.max.y - 60.0)) {
+                move_pointer(&mut smoke, at);
+            }
+        }
+        QUICK_PANEL_CLICK => {
+            // A quick click, as a script or a tap makes it: the pointer moves onto the
+            // palette and presses in one frame (the app waits for both commands), before
+            // egui has seen it there.
+            let palette_rect = panels.0.iter().find(|(id, _)| id.contains(PALETTE_TITLE));
+            if let Some(&(_, rect)) = palette_rect {
+                smoke.note("bodies_before_quick_click", physics.len() as f64);
+                move_pointer(&mut smoke, Vec2::new(rect.left() + 6.0, rect.center().y + 40.0));
+                xdotool(&mut smoke, &["click", "1"]);
+            }
+        }
+        QUICK_PANEL_COUNT => {
+            smoke.note("bodies_after_quick_click", physics.len() as f64);
         }
         PILE_AIM => {
             palette.shape = ShapeTool::Rectangle;
