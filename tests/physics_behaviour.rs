@@ -613,6 +613,37 @@ fn a_body_set_moving_just_before_it_would_sleep_keeps_its_velocity_r_slp_1() {
     assert!(!body.is_sleeping() && body.position().y > 310.0, "asleep in the air: {body:?}");
 }
 
+/// R-SLP-1 with deviation D8: a body struck just before its island would fall asleep
+/// moves on. A frictionless elastic ball rests alone on the floor until one more step would
+/// complete its rest; then an equal ball sliding at 100 px/s strikes it (added 0.5 px away):
+/// the striker stops, the struck ball leaves at 100 px/s (R-RES-1). Moving 0.8 px a step, it
+/// stays within the 2 px a rest may wander for two steps, so D8's mean alone let its island
+/// (itself, once the striker stopped) fall asleep in the second step, with its 100 px/s taken
+/// away. An island does not fall asleep while one of its bodies is faster than the bounce
+/// threshold. The ball slides on at 100 px/s (0.01 px/s; nothing brakes it) for the next
+/// second, awake.
+#[test]
+fn a_body_struck_just_before_it_would_sleep_moves_on_r_slp_1() {
+    let material = Material { density: 1.0, friction: 0.0, restitution: 1.0 };
+    let mut w = world_with(Vec2::new(800.0, 600.0), PhysicsConfig::default());
+    let ball = add(&mut w, BodyDesc::circle(20.0, Vec2::new(400.0, 580.0)).with_material(material));
+    rest_until_almost_asleep(&mut w, ball);
+    let at = w.body(ball).unwrap().position() - Vec2::new(40.5, 0.0);
+    let striker = BodyDesc::circle(20.0, at).with_material(material).with_velocity(Vec2::X * 100.0);
+    let striker = add(&mut w, striker);
+    for step in 0..120 {
+        w.step(DT).unwrap();
+        if step == 0 {
+            continue; // the step of the impact
+        }
+        let body = w.body(ball).unwrap();
+        assert!(!body.is_sleeping(), "asleep {step} steps after the impact: {body:?}");
+        assert_close(body.velocity().x, 100.0, 0.01, &format!("v {step} steps after"));
+        let striker = w.body(striker).unwrap().velocity().x;
+        assert_close(striker, 0.0, 0.01, &format!("striker {step} steps after"));
+    }
+}
+
 /// R-SLP-1 with deviation D8: a body at rest on a support that the game takes away falls.
 /// A 40 px box rests on another on the floor until one more step would complete its rest;
 /// then the lower box is removed, made a sensor, given layers that meet nothing, or

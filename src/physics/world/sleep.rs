@@ -9,7 +9,8 @@
 //!    body–body contacts). Walls and static bodies join no island; otherwise everything on
 //!    the floor would be one.
 //! 3. An island falls asleep when **all** its bodies have rested for `time_to_sleep`
-//!    (0.5 s); each body records its island. If one of its contacts is then deeper than
+//!    (0.5 s) and none moves faster than the bounce threshold (D8: one just struck keeps
+//!    its velocity); each body records its island. If one of its contacts is then deeper than
 //!    slop + 0.5 px, more projection passes settle the island first, and it stays awake if
 //!    they cannot (D9, `settle_before_sleep`).
 //! 4. Sleepers are neither integrated nor solved, which also saves time.
@@ -104,11 +105,12 @@ impl World {
 
     /// Rest timers and sleep of this step's islands (§11).
     ///
-    /// An island falls asleep when all its bodies have rested for `time_to_sleep`; its
-    /// members are frozen and remember the island, so that it wakes as a whole (R-SLP-1..3).
+    /// An island falls asleep when all its bodies have rested for `time_to_sleep` and none
+    /// is faster than `restitution_threshold` (D8); its members are frozen and remember the island, so that it wakes as a whole (R-SLP-1..3).
     pub(super) fn update_sleep(&mut self, dt: f32) {
         let (linear, angular) = (self.config.sleep_linear_speed, self.config.sleep_angular_speed);
         let min_span = self.config.time_to_sleep;
+        let fast_squared = self.config.restitution_threshold * self.config.restitution_threshold;
         let n = self.slots.len();
         self.scratch.island_rest.clear();
         self.scratch.island_rest.resize(n, f32::INFINITY);
@@ -145,10 +147,16 @@ impl World {
                 && body.flags & SENSOR == 0
                 && still(body, (linear, angular), min_span, dt);
             body.rest_time = if resting { body.rest_time + dt } else { 0.0 };
+            // A body faster than the bounce threshold holds its island awake, keeping its
+            // own rest (D8, "Struck"): one struck within the reach of a long rest must not
+            // fall asleep with its velocity, and a pile's momentary jolts cost only the
+            // steps they last.
+            let fast = body.velocity.length_squared() > fast_squared;
+            let counted = if fast { 0.0 } else { body.rest_time };
             // A compare instead of f32::min, whose NaN rules cost several instructions: a
             // rest time is 0 or a sum of positive steps, never NaN (nor −0).
             let rest = &mut island_rest[root as usize];
-            *rest = if body.rest_time < *rest { body.rest_time } else { *rest };
+            *rest = if counted < *rest { counted } else { *rest };
         }
         if holding {
             self.restart_rests_in_held_islands();
