@@ -310,7 +310,7 @@ fn restitution_after_gravity_lets_an_elastic_ball_gain_height_every_bounce_r_lab
 /// first 10 s, measured; it calms down after some 20 s). Sleep no longer shows the
 /// difference: the jitter swings each box by well under 2 px, so since deviation D8
 /// (docs/physics.md: rest is the mean speed since it began) the jittering stack falls
-/// asleep too (after 1.4 s, measured), its jitter frozen; the speeds with sleeping off do.
+/// asleep too (after 3.7 s, measured), its jitter frozen; the speeds with sleeping off do.
 #[test]
 fn without_the_restitution_threshold_a_resting_bouncy_stack_jitters_r_lab_1() {
     let jitter = |restitution_threshold_enabled: bool| {

@@ -106,11 +106,16 @@ impl World {
     /// Rest timers and sleep of this step's islands (§11).
     ///
     /// An island falls asleep when all its bodies have rested for `time_to_sleep` and none
-    /// is faster than `restitution_threshold` (D8); its members are frozen and remember the island, so that it wakes as a whole (R-SLP-1..3).
+    /// moves faster than `restitution_threshold` (D8, at least ten times
+    /// `sleep_linear_speed`); its members are frozen and remember the island, so that it wakes as a whole (R-SLP-1..3).
     pub(super) fn update_sleep(&mut self, dt: f32) {
         let (linear, angular) = (self.config.sleep_linear_speed, self.config.sleep_angular_speed);
         let min_span = self.config.time_to_sleep;
-        let fast_squared = self.config.restitution_threshold * self.config.restitution_threshold;
+        // The bounce threshold, and never below the speed at which a body may still hold
+        // others up (40 px/s at the defaults): with the threshold set to 0 (every approach
+        // bounces) a pile's residue would otherwise keep it awake for good.
+        let fast = self.config.restitution_threshold.max(self.resting_speed());
+        let fast_squared = fast * fast;
         let n = self.slots.len();
         self.scratch.island_rest.clear();
         self.scratch.island_rest.resize(n, f32::INFINITY);
@@ -147,11 +152,16 @@ impl World {
                 && body.flags & SENSOR == 0
                 && still(body, (linear, angular), min_span, dt);
             body.rest_time = if resting { body.rest_time + dt } else { 0.0 };
-            // A body faster than the bounce threshold holds its island awake, keeping its
-            // own rest (D8, "Struck"): one struck within the reach of a long rest must not
-            // fall asleep with its velocity, and a pile's momentary jolts cost only the
-            // steps they last.
-            let fast = body.velocity.length_squared() > fast_squared;
+            // A body faster than the bounce threshold, or a circle whose surface turns that
+            // fast, holds its island awake, keeping its own rest (D8, "Struck"): one struck
+            // within the reach of a long rest must not fall asleep with its velocity, and a
+            // pile's momentary jolts cost only the steps they last. (Boxes do not turn.)
+            let surface = match body.shape {
+                Shape::Circle { radius } => radius * body.angular_velocity,
+                Shape::Rect { .. } => 0.0,
+            };
+            let fast =
+                body.velocity.length_squared() > fast_squared || surface * surface > fast_squared;
             let counted = if fast { 0.0 } else { body.rest_time };
             // A compare instead of f32::min, whose NaN rules cost several instructions: a
             // rest time is 0 or a sum of positive steps, never NaN (nor −0).
