@@ -238,6 +238,16 @@ fn move_pointer(smoke: &mut Smoke, at: Vec2) {
     smoke.pointer = at;
 }
 
+/// A point on the palette window's left margin (inside its frame, left of its widgets),
+/// `below` px under its middle; a failure if that lies outside the window.
+fn on_palette_margin(smoke: &mut Smoke, rect: egui::Rect, below: f32) -> Vec2 {
+    let at = Vec2::new(rect.left() + 3.0, rect.center().y + below);
+    if !rect.contains(egui::pos2(at.x, at.y)) {
+        smoke.failures.push(format!("the palette click at {at} lies outside the palette {rect:?}"));
+    }
+    at
+}
+
 /// The script: one `match` arm per scripted frame.
 #[expect(clippy::too_many_arguments, reason = "the script touches the whole app")]
 fn run_script(
@@ -349,7 +359,8 @@ fn run_script(
             // nor grab.
             let palette_rect = panels.0.iter().find(|(id, _)| id.contains(PALETTE_TITLE));
             if let Some(&(_, rect)) = palette_rect {
-                move_pointer(&mut smoke, Vec2::new(rect.left() + 6.0, rect.center().y));
+                let at = on_palette_margin(&mut smoke, rect, 0.0);
+                move_pointer(&mut smoke, at);
                 smoke.note("bodies_before_panel_click", physics.len() as f64);
             }
         }
@@ -373,7 +384,8 @@ fn run_script(
             let palette_rect = panels.0.iter().find(|(id, _)| id.contains(PALETTE_TITLE));
             if let Some(&(_, rect)) = palette_rect {
                 smoke.note("bodies_before_quick_click", physics.len() as f64);
-                move_pointer(&mut smoke, Vec2::new(rect.left() + 6.0, rect.center().y + 40.0));
+                let at = on_palette_margin(&mut smoke, rect, 40.0);
+                move_pointer(&mut smoke, at);
                 xdotool(&mut smoke, &["click", "1"]);
             }
         }
