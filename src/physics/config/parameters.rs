@@ -379,7 +379,8 @@ impl PhysicsConfig {
             "s",
             0.05,
             60.0,
-            "An island falls asleep when all its bodies rested this long (§11)."
+            "An island falls asleep when all its bodies rested this long and none moves \
+             faster than the bounce threshold (§11, D8)."
         ),
         float_parameter!(
             max_speed,
