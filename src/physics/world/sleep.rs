@@ -10,9 +10,9 @@
 //!    the floor would be one.
 //! 3. An island falls asleep when **all** its bodies have rested for `time_to_sleep`
 //!    (0.5 s) and none moves faster than the bounce threshold (D8: one just struck keeps
-//!    its velocity); each body records its island. If one of its contacts is then deeper than
-//!    slop + 0.5 px, more projection passes settle the island first, and it stays awake if
-//!    they cannot (D9, `settle_before_sleep`).
+//!    its velocity); each body records its island. If one of its contacts is then deeper
+//!    than slop + 0.5 px, more projection passes settle the island first, and it stays
+//!    awake if they cannot (D9, `settle_before_sleep`).
 //! 4. Sleepers are neither integrated nor solved, which also saves time.
 //! 5. Waking is always for the whole island: on a touch by an awake dynamic body, on a grab,
 //!    on a gravity toggle or config change, and when one of its bodies is removed.
@@ -107,7 +107,8 @@ impl World {
     ///
     /// An island falls asleep when all its bodies have rested for `time_to_sleep` and none
     /// moves faster than `restitution_threshold` (D8, at least ten times
-    /// `sleep_linear_speed`); its members are frozen and remember the island, so that it wakes as a whole (R-SLP-1..3).
+    /// `sleep_linear_speed`); its members are frozen and remember the island, so that it
+    /// wakes as a whole (R-SLP-1..3).
     pub(super) fn update_sleep(&mut self, dt: f32) {
         let (linear, angular) = (self.config.sleep_linear_speed, self.config.sleep_angular_speed);
         let min_span = self.config.time_to_sleep;
