@@ -566,15 +566,15 @@ fn rest_until_almost_asleep(w: &mut World, ball: BodyHandle) {
 }
 
 /// R-SLP-1 with deviation D8: a body set moving by the game just before its island would
-/// fall asleep keeps its motion. A frictionless ball rests on the floor until one more
-/// step would complete its rest; then it is set sliding at 100 px/s by `set_velocity`, by
+/// fall asleep keeps its motion. A frictionless ball rests on the floor until its rest is
+/// within two steps of complete; then it is set sliding at 100 px/s by `set_velocity`, by
 /// `apply_impulse` (m · 100 px/s), or set spinning at 5 rad/s. Sliding, it moves 0.8 px a
 /// step, within the 2 px a rest may wander, so the mean of D8 alone let it sleep in the
 /// second step and took its velocity; an edit that speeds a body up by more than a rest
 /// threshold starts its rest again. It slides on at 100 px/s (0.01 px/s; nothing brakes
-/// it) for the next second, or spins on above 1 rad/s for the next quarter second, awake. Likewise a ball floating at rest without
-/// gravity, gravity switched on one step before its rest is complete: it falls (before, it
-/// fell asleep in the air within 2 px).
+/// it) for the next second, or spins on above 1 rad/s for the next quarter second, awake.
+/// Likewise a ball floating at rest without gravity, gravity switched on as late: it falls
+/// (before, it fell asleep in the air within 2 px).
 #[test]
 fn a_body_set_moving_just_before_it_would_sleep_keeps_its_velocity_r_slp_1() {
     let material = Material { density: 1.0, friction: 0.0, restitution: 0.0 };
