@@ -553,7 +553,8 @@ fn only_time_below_both_rest_thresholds_counts_towards_sleep_r_slp_1() {
     assert!(matches!(steps, Some(60..=61)), "asleep {steps:?} steps after the break");
 }
 
-/// Steps until `ball` has rested all but one step of `time_to_sleep`, awake.
+/// Steps until `ball`'s rest is within two steps of `time_to_sleep` (the steps' sum rounds
+/// 60 of them to just under 0.5 s), awake.
 fn rest_until_almost_asleep(w: &mut World, ball: BodyHandle) {
     let time_to_sleep = w.config().time_to_sleep;
     let mut steps = 0;
@@ -614,14 +615,16 @@ fn a_body_set_moving_just_before_it_would_sleep_keeps_its_velocity_r_slp_1() {
 }
 
 /// R-SLP-1 with deviation D8: a body struck just before its island would fall asleep
-/// moves on. A frictionless elastic ball rests alone on the floor until two more steps
-/// would complete its rest; then an equal ball sliding at 100 px/s is added 0.5 px away and
+/// moves on. A frictionless elastic ball rests alone on the floor until its rest is within
+/// two steps of complete; then an equal ball sliding at 100 px/s is added 0.5 px away and
 /// strikes it in the second step: the striker stops, the struck ball leaves at 100 px/s
-/// (R-RES-1). Moving 0.8 px a step, it stays within the 2 px a rest may wander, so in the
-/// step after the impact its rest is complete; D8's mean alone then let its island (itself,
-/// the striker having stopped) fall asleep, its 100 px/s taken away. An island does not
-/// fall asleep while one of its bodies is faster than the bounce threshold. The ball
-/// slides on at 100 px/s (0.01 px/s; nothing brakes it) for the next second, awake.
+/// (R-RES-1). Its rest completes in the step of the impact, while the striker still
+/// touches it; moving 0.8 px a step, it stays within the 2 px a rest may wander, so in the
+/// next step, alone in its island, D8's mean let it fall asleep, its 100 px/s taken away.
+/// An island does not fall asleep while one of its bodies is faster than the bounce
+/// threshold. The ball slides on at 100 px/s (0.01 px/s; nothing brakes it) for the next
+/// second, awake. (Had its rest completed a step sooner, it would have slept before the
+/// impact and been woken with its rest restarted: the checks of the first steps fail then.)
 #[test]
 fn a_body_struck_just_before_it_would_sleep_moves_on_r_slp_1() {
     let material = Material { density: 1.0, friction: 0.0, restitution: 1.0 };
@@ -642,8 +645,10 @@ fn a_body_struck_just_before_it_would_sleep_moves_on_r_slp_1() {
         }
         assert!(!body.is_sleeping(), "asleep {step} steps after the edit: {body:?}");
         if step == 2 {
-            // Its rest is complete: only its speed keeps the island awake.
+            // Its rest is complete and the striker has left its island: only its speed
+            // keeps the island awake.
             assert!(body.rest_time() >= time_to_sleep, "rest {} s", body.rest_time());
+            assert_eq!(w.stats().awake_islands, 2, "the striker still in the ball's island");
         }
         assert_close(body.velocity().x, 100.0, 0.01, &format!("v {step} steps after"));
         let striker = w.body(striker).unwrap().velocity().x;

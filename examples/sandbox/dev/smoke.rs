@@ -239,11 +239,24 @@ fn move_pointer(smoke: &mut Smoke, at: Vec2) {
 }
 
 /// A point on the palette window's left margin (inside its frame, left of its widgets),
-/// `below` px under its middle; a failure if that lies outside the window.
-fn on_palette_margin(smoke: &mut Smoke, rect: egui::Rect, below: f32) -> Vec2 {
+/// `below` px under its middle. A failure unless the world lies under it with room for the
+/// palette's body (`half`, world px) inside the walls: there a click that got past the
+/// panel would spawn, so the check that none does can fail.
+fn on_palette_margin(
+    smoke: &mut Smoke,
+    rect: egui::Rect,
+    below: f32,
+    camera: (&Camera, &GlobalTransform),
+    (walls, half): (Rect, Vec2),
+) -> Vec2 {
     let at = Vec2::new(rect.left() + 3.0, rect.center().y + below);
-    if !rect.contains(egui::pos2(at.x, at.y)) {
-        smoke.failures.push(format!("the palette click at {at} lies outside the palette {rect:?}"));
+    let fits = camera
+        .0
+        .viewport_to_world_2d(camera.1, at)
+        .is_ok_and(|p| walls.contains(p - half) && walls.contains(p + half));
+    if !rect.contains(egui::pos2(at.x, at.y)) || !fits {
+        let message = format!("the palette click at {at} is not on the palette over the world");
+        smoke.failures.push(message);
     }
     at
 }
@@ -359,7 +372,8 @@ fn run_script(
             // nor grab.
             let palette_rect = panels.0.iter().find(|(id, _)| id.contains(PALETTE_TITLE));
             if let Some(&(_, rect)) = palette_rect {
-                let at = on_palette_margin(&mut smoke, rect, 0.0);
+                let half = palette.collider().shape().half_size();
+                let at = on_palette_margin(&mut smoke, rect, 0.0, camera, (walls, half));
                 move_pointer(&mut smoke, at);
                 smoke.note("bodies_before_panel_click", physics.len() as f64);
             }
@@ -384,7 +398,8 @@ fn run_script(
             let palette_rect = panels.0.iter().find(|(id, _)| id.contains(PALETTE_TITLE));
             if let Some(&(_, rect)) = palette_rect {
                 smoke.note("bodies_before_quick_click", physics.len() as f64);
-                let at = on_palette_margin(&mut smoke, rect, 40.0);
+                let half = palette.collider().shape().half_size();
+                let at = on_palette_margin(&mut smoke, rect, 40.0, camera, (walls, half));
                 move_pointer(&mut smoke, at);
                 xdotool(&mut smoke, &["click", "1"]);
             }
