@@ -239,16 +239,18 @@ fn move_pointer(smoke: &mut Smoke, at: Vec2) {
 }
 
 /// A point on the palette window's left margin (inside its frame, left of its widgets),
-/// `below` px under its middle. A failure unless the world lies under it with room for the
-/// palette's body (`half`, world px) inside the walls: there a click that got past the
-/// panel would spawn, so the check that none does can fail.
+/// `below` px under its middle; `None` while the palette is not shown. A failure unless the
+/// world lies under it with room for the palette's body inside the walls: there a click
+/// that got past the panel would spawn, so the check that none does can fail.
 fn on_palette_margin(
     smoke: &mut Smoke,
-    rect: egui::Rect,
+    (panels, palette): (&PanelRects, &Palette),
     below: f32,
     camera: (&Camera, &GlobalTransform),
-    (walls, half): (Rect, Vec2),
-) -> Vec2 {
+    walls: Rect,
+) -> Option<Vec2> {
+    let &(_, rect) = panels.0.iter().find(|(id, _)| id.contains(PALETTE_TITLE))?;
+    let half = palette.collider().shape().half_size();
     let at = Vec2::new(rect.left() + 3.0, rect.center().y + below);
     let fits = camera
         .0
@@ -258,7 +260,7 @@ fn on_palette_margin(
         let message = format!("the palette click at {at} is not on the palette over the world");
         smoke.failures.push(message);
     }
-    at
+    Some(at)
 }
 
 /// The script: one `match` arm per scripted frame.
@@ -370,10 +372,8 @@ fn run_script(
             // The palette's margin halfway down, where the world lies under it and a body
             // would fit (near its title bar none would): a press there must neither spawn
             // nor grab.
-            let palette_rect = panels.0.iter().find(|(id, _)| id.contains(PALETTE_TITLE));
-            if let Some(&(_, rect)) = palette_rect {
-                let half = palette.collider().shape().half_size();
-                let at = on_palette_margin(&mut smoke, rect, 0.0, camera, (walls, half));
+            if let Some(at) = on_palette_margin(&mut smoke, (&panels, &palette), 0.0, camera, walls)
+            {
                 move_pointer(&mut smoke, at);
                 smoke.note("bodies_before_panel_click", physics.len() as f64);
             }
@@ -395,11 +395,11 @@ fn run_script(
             // A quick click, as a script or a tap makes it: the pointer moves onto the
             // palette and presses in one frame (the app waits for both commands), before
             // egui has seen it there.
-            let palette_rect = panels.0.iter().find(|(id, _)| id.contains(PALETTE_TITLE));
-            if let Some(&(_, rect)) = palette_rect {
-                smoke.note("bodies_before_quick_click", physics.len() as f64);
-                let half = palette.collider().shape().half_size();
-                let at = on_palette_margin(&mut smoke, rect, 40.0, camera, (walls, half));
+            let before = physics.len() as f64;
+            if let Some(at) =
+                on_palette_margin(&mut smoke, (&panels, &palette), 40.0, camera, walls)
+            {
+                smoke.note("bodies_before_quick_click", before);
                 move_pointer(&mut smoke, at);
                 xdotool(&mut smoke, &["click", "1"]);
             }

@@ -70,6 +70,8 @@ mod walls;
 
 #[cfg(test)]
 mod settled_tests;
+#[cfg(test)]
+mod sleep_tests;
 
 pub use events::CollisionEvent;
 use events::ContactEvents;

@@ -11,9 +11,9 @@
 //! 3. An island falls asleep when **all** its bodies have rested for `time_to_sleep`
 //!    (0.5 s) and none moves faster than the bounce threshold, nor is a circle whose
 //!    surface turns that fast (D8: one just struck keeps its velocity); each body records
-//!    its island. If one of its contacts is then deeper
-//!    than slop + 0.5 px, more projection passes settle the island first, and it stays
-//!    awake if they cannot (D9, `settle_before_sleep`).
+//!    its island. If one of its contacts is then deeper than slop + 0.5 px, more
+//!    projection passes settle the island first, and it stays awake if they cannot (D9,
+//!    `settle_before_sleep`).
 //! 4. Sleepers are neither integrated nor solved, which also saves time.
 //! 5. Waking is always for the whole island: on a touch by an awake dynamic body, on a grab,
 //!    on a gravity toggle or config change, and when one of its bodies is removed.
@@ -108,8 +108,8 @@ impl World {
     ///
     /// An island falls asleep when all its bodies have rested for `time_to_sleep` and none
     /// moves faster than `restitution_threshold` (at least ten times `sleep_linear_speed`),
-    /// nor is a circle whose surface (`r·|ω|`) turns that fast (D8); its members are frozen and remember the island, so that it
-    /// wakes as a whole (R-SLP-1..3).
+    /// nor is a circle whose surface (`r·|ω|`) turns that fast (D8); its members are frozen
+    /// and remember the island, so that it wakes as a whole (R-SLP-1..3).
     pub(super) fn update_sleep(&mut self, dt: f32) {
         let (linear, angular) = (self.config.sleep_linear_speed, self.config.sleep_angular_speed);
         let min_span = self.config.time_to_sleep;
@@ -763,40 +763,5 @@ impl RestCensus {
         self.awake > 0
             && 2 * self.resting >= self.awake
             && self.fastest_squared < bounce_speed * bounce_speed
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// R-SLP-1, D8 "Struck", its spin: a circle whose surface turns faster than the bounce
-    /// threshold keeps its island awake, though it stays within the 0.05 rad a rest may turn
-    /// for two steps. A ball floating at rest without gravity is set spinning at 2.6 rad/s
-    /// (its surface at 52 px/s) when its rest is within two steps of complete, directly, as a
-    /// blow through a contact does (`set_angular_velocity` would start its rest again).
-    /// Without the spin in the rule it fell asleep in the second step, its spin taken away;
-    /// now it spins on, awake (nothing brakes it: no contact, no gravity).
-    #[test]
-    fn a_circle_whose_surface_turns_faster_than_the_bounce_threshold_keeps_its_island_awake() {
-        let config = PhysicsConfig::default();
-        let (dt, time_to_sleep) = (config.time_step, config.time_to_sleep);
-        let mut world = World::new(Vec2::new(800.0, 600.0), config).expect("a valid world");
-        world.set_gravity_enabled(false);
-        let ball = world.add_body(BodyDesc::circle(20.0, Vec2::new(400.0, 300.0))).expect("a body");
-        while world.body(ball).expect("the ball").rest_time() < time_to_sleep - 1.5 * dt {
-            world.step(dt).expect("a valid dt");
-        }
-        let index = world.slot_of(ball).expect("the ball");
-        world.slots[index].body.as_mut().expect("the ball").angular_velocity = 2.6;
-        for step in 0..60 {
-            world.step(dt).expect("a valid dt");
-            let body = world.body(ball).expect("the ball");
-            assert!(!body.is_sleeping(), "asleep {step} steps after the blow: {body:?}");
-            assert_eq!(body.angular_velocity(), 2.6, "spin {step} steps after the blow");
-            if step == 1 {
-                assert!(body.rest_time() >= time_to_sleep, "only its spin keeps it awake");
-            }
-        }
     }
 }
