@@ -15,6 +15,17 @@ pub const PANEL_COUNT: u64 = 224;
 pub const QUICK_AWAY: u64 = 226;
 pub const QUICK_PANEL_CLICK: u64 = 232;
 pub const QUICK_PANEL_COUNT: u64 = 240;
+/// The taps (`touch.rs`): a finger put down at `*_DOWN` arrives at `*_HELD`, the next frame,
+/// and is lifted at `*_UP` (arrives a frame later); the bodies are counted at `*_COUNT`.
+pub const TAP_AWAY: u64 = 244;
+pub const TAP_PANEL_DOWN: u64 = 248;
+pub const TAP_PANEL_HELD: u64 = 249;
+pub const TAP_PANEL_UP: u64 = 250;
+pub const TAP_PANEL_COUNT: u64 = 256;
+pub const TAP_SPACE_DOWN: u64 = 260;
+pub const TAP_SPACE_HELD: u64 = 261;
+pub const TAP_SPACE_UP: u64 = 262;
+pub const TAP_SPACE_COUNT: u64 = 268;
 pub const PILE_AIM: u64 = 300;
 pub const PILE_SHIFT_DOWN: u64 = 303;
 pub const PILE_CLICK: u64 = 305;

@@ -3,9 +3,9 @@
 //! `main` hands the command line's `--smoke`, `--bench` and `--seconds` to [`DevOptions`] and
 //! adds the [`DevOptions::plugin`] it gets back.
 //!
-//! * `--smoke <dir>` ([`smoke`]): real pointer and key input through X (`xdotool`), screenshots
-//!   and their [`snapshot`]s at fixed frames; `.ci/sandbox-smoke` runs it under Xvfb and
-//!   `tests/sandbox_smoke.rs` checks the folder.
+//! * `--smoke <dir>` ([`smoke`]): real pointer and key input through X (`xdotool`), taps made
+//!   in the app ([`touch`]), screenshots and their [`snapshot`]s at fixed frames;
+//!   `.ci/sandbox-smoke` runs it under Xvfb and `tests/sandbox_smoke.rs` checks the folder.
 //! * `--bench <bodies> [--seconds <s>] [--lab] [--lab-window] [--at-rest]` ([`bench`]): the
 //!   stress scene with that many bodies, the frame rate while they fall and after they
 //!   settle, then exit.
@@ -17,6 +17,7 @@ mod frames;
 mod shot;
 mod smoke;
 mod snapshot;
+mod touch;
 
 use std::path::PathBuf;
 

@@ -3,7 +3,8 @@
 //! The script drives the X server with `xdotool` (the pointer and keys go through X, winit,
 //! bevy_picking and egui exactly as a user's would) at fixed frames: it spawns a body in
 //! empty space, clicks the palette (which must spawn nothing), once more in the frame the
-//! pointer arrives there (a quick click, as a tap makes it), spawns a body into
+//! pointer arrives there (a quick click, as a tap makes it), taps the palette and empty space
+//! with a finger the script makes in the app (`touch.rs`), spawns a body into
 //! the middle of the pile and paints a row with Shift held, drags and throws a body, pauses,
 //! single-steps, toggles gravity, deletes bodies with Delete and with a right click,
 //! switches the overlay on, opens the lab (L), loads a rule's demonstration and switches the
@@ -27,7 +28,9 @@ use std::process::Command;
 use std::time::Duration;
 
 use bevy::app::AppExit;
+use bevy::ecs::message::MessageUpdateSystems;
 use bevy::ecs::system::SystemParam;
+use bevy::picking::PickingSystems;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::time::TimeUpdateStrategy;
@@ -39,6 +42,7 @@ use bevy_sandbox_physics::prelude::*;
 
 use super::shot::{BodyQuery, screen_of, snapshot, zoom_of};
 use super::snapshot::Snapshot;
+use super::touch::{Taps, deliver_taps, tap_script};
 use crate::files::SceneFiles;
 use crate::lab::LabWindow;
 use crate::presets::Preset;
@@ -68,7 +72,7 @@ pub const BIG_WORLD_BODIES: usize = 10_000;
 #[derive(Resource, Debug)]
 pub struct Smoke {
     dir: PathBuf,
-    frame: u64,
+    pub(super) frame: u64,
     window: Option<String>,
     requested: usize,
     /// Named values for the next snapshot.
@@ -87,11 +91,11 @@ pub struct Smoke {
     pile_near: HashSet<Entity>,
     /// Largest speed of those bodies after the spawn into the pile, px/s.
     pile_max_speed: f32,
-    failures: Vec<String>,
+    pub(super) failures: Vec<String>,
 }
 
 impl Smoke {
-    fn note(&mut self, key: &str, value: f64) {
+    pub(super) fn note(&mut self, key: &str, value: f64) {
         self.notes.push((key.into(), value));
     }
 
@@ -112,7 +116,7 @@ pub(super) struct PanelRects(pub(super) Vec<(String, egui::Rect)>);
 impl PanelRects {
     /// Whether `point` (logical px) lies under a window or within 8 px of one: not a place
     /// for the script to aim at.
-    fn covers(&self, point: Vec2) -> bool {
+    pub(super) fn covers(&self, point: Vec2) -> bool {
         self.0.iter().any(|(_, r)| r.expand(8.0).contains(egui::pos2(point.x, point.y)))
     }
 }
@@ -144,8 +148,11 @@ impl Plugin for SmokePlugin {
         })
         .init_resource::<SavedShots>()
         .init_resource::<PanelRects>()
+        .init_resource::<Taps>()
         .add_systems(EguiPrimaryContextPass, record_panel_rects)
-        .add_systems(Last, run_script);
+        // Before bevy_picking reads its input, as winit's touches come before the update.
+        .add_systems(First, deliver_taps.after(MessageUpdateSystems).before(PickingSystems::Input))
+        .add_systems(Last, (run_script, tap_script).chain());
     }
 }
 
@@ -231,7 +238,7 @@ fn xdotool(smoke: &mut Smoke, args: &[&str]) -> Option<String> {
 }
 
 /// Moves the X pointer to `at` (logical window px).
-fn move_pointer(smoke: &mut Smoke, at: Vec2) {
+pub(super) fn move_pointer(smoke: &mut Smoke, at: Vec2) {
     let Some(window) = smoke.window.clone() else { return };
     let (x, y) = (format!("{:.0}", at.x), format!("{:.0}", at.y));
     xdotool(smoke, &["mousemove", "--window", &window, &x, &y]);
@@ -242,7 +249,7 @@ fn move_pointer(smoke: &mut Smoke, at: Vec2) {
 /// `below` px under its middle; `None` while the palette is not shown. A failure unless the
 /// world lies under it with room for the palette's body inside the walls: there a click
 /// that got past the panel would spawn, so the check that none does can fail.
-fn on_palette_margin(
+pub(super) fn on_palette_margin(
     smoke: &mut Smoke,
     (panels, palette): (&PanelRects, &Palette),
     below: f32,
