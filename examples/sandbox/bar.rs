@@ -129,7 +129,14 @@ fn timeline_row(
         -seconds(oldest),
         rewind.memory_bytes() as f64 / 1e6
     );
-    let text_width = 190.0;
+    // The figures laid out first, so that the slider leaves exactly their width free.
+    let figures = egui::WidgetText::from(egui::RichText::new(figures).monospace()).into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Monospace,
+    );
+    let text_width = figures.size().x + ui.spacing().item_spacing.x;
     ui.spacing_mut().slider_width = (ui.available_width() - text_width).max(100.0);
     let mut at = seconds(now);
     let slider = egui::Slider::new(&mut at, seconds(oldest)..=0.0).show_value(false);
@@ -142,7 +149,7 @@ fn timeline_row(
             go_back_to(landing, rewind, controls);
         }
     }
-    ui.monospace(figures);
+    ui.label(figures);
 }
 
 /// The toggles, controls and figures; keeps the top wall below the bar.
