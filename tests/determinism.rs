@@ -80,7 +80,7 @@ fn the_default_solver_reproduces_its_pinned_state_hashes() {
         0x0db3_b6f1_3e13_3778,
         0x6cff_b0d4_7c0d_a815,
         0x444b_693d_4a24_4064,
-        0x2c6f_efc0_8ce9_9cd0,
+        0x06bd_a22c_4ef4_cefe,
         0x5bfa_4507_bace_d458,
         0x2a87_a747_6940_0cc6,
         0x5efc_845b_d8c0_3734,

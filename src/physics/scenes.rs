@@ -138,7 +138,12 @@ pub fn mixed(count: usize, seed: u64) -> Scene {
     Scene { name: format!("mixed_{count}"), size: Vec2::new(width, height), bodies }
 }
 
-/// `count` circles of mixed radii (12–24 px) in a grid high above a container, falling in.
+/// `count` circles of mixed radii (12–24 px) in a grid high above a container, falling in,
+/// each up to 2 px to the side of its column's centre.
+///
+/// The offset makes the rain a pile. Without it every circle landed centred on the one
+/// below, where no force ever pushes it sideways: `rain(4000)` stood in 127 towers of 32
+/// circles, 1,190 px tall, which no engine ever topples and no user builds.
 pub fn rain(count: usize, seed: u64) -> Scene {
     let mut rng = SceneRng::new(seed);
     let cell = 52.0;
@@ -149,8 +154,11 @@ pub fn rain(count: usize, seed: u64) -> Scene {
     let bodies = (0..count)
         .map(|i| {
             let (column, row) = (i % columns, i / columns);
-            let position = Vec2::new((column as f32 + 1.5) * cell, (row as f32 + 1.0) * cell);
-            BodyDesc::circle(rng.range(MIN_BODY_SIZE, 24.0), position).with_material(Material::WOOD)
+            let radius = rng.range(MIN_BODY_SIZE, 24.0);
+            let jitter = rng.range(-2.0, 2.0);
+            let position =
+                Vec2::new((column as f32 + 1.5) * cell + jitter, (row as f32 + 1.0) * cell);
+            BodyDesc::circle(radius, position).with_material(Material::WOOD)
         })
         .collect();
     Scene { name: format!("rain_{count}"), size: Vec2::new(width, height), bodies }
