@@ -12,8 +12,9 @@ mod invariants;
 use std::collections::BTreeSet;
 
 use bevy_sandbox_physics::physics::{
-    BodyDesc, BodyHandle, BodyKind, ConfigError, Material, ParameterValue, PhysicsConfig,
-    PhysicsError, Shape, World,
+    BodyDesc, BodyHandle, BodyKind, ConfigError, MAX_COORDINATE, MIN_STEP, Material,
+    ParameterValue, PhysicsConfig, PhysicsError, PositionCorrection, SPEED_CEILING, Shape, WallId,
+    World,
 };
 use glam::Vec2;
 use invariants::*;
@@ -471,4 +472,101 @@ fn a_huge_finite_velocity_is_clamped_to_the_speed_limit_not_to_zero() {
     w.grab(thrown).unwrap();
     w.release(thrown, huge).unwrap();
     check(w.body(thrown).unwrap().velocity(), "release");
+}
+
+/// R-CFG-3: a step shorter than `MIN_STEP` (1 µs) is refused by name. Found by a fuzzer: two
+/// overlapping circles under Baumgarte's correction, stepped by 1e-36 s, both became NaN, as
+/// the bias `β·depth/dt` overflowed. A step of exactly `MIN_STEP` keeps them finite.
+#[test]
+fn a_step_shorter_than_a_microsecond_is_refused_and_baumgarte_stays_finite_r_cfg_3() {
+    let config =
+        PhysicsConfig { position_correction: PositionCorrection::Baumgarte, ..Default::default() };
+    let mut world = World::new(Vec2::new(800.0, 600.0), config).expect("world");
+    let live: BTreeSet<BodyHandle> = [400.0, 410.0]
+        .into_iter()
+        .map(|x| world.add_body(BodyDesc::circle(20.0, Vec2::new(x, 300.0))).expect("body"))
+        .collect();
+    let hash = world.state_hash();
+    for dt in [1.0e-36, f32::MIN_POSITIVE, 1.0e-7, MIN_STEP * 0.99] {
+        names(&invalid(world.step(dt)), "dt", "1e-6 s");
+        assert_eq!(world.state_hash(), hash, "a refused step of {dt} s moved the world");
+    }
+    world.step(MIN_STEP).expect("the shortest step");
+    if let Err(e) = check_all(&world, &live, &[]) {
+        panic!("after a step of MIN_STEP: {e}");
+    }
+    keeps_running(&mut world, &live);
+}
+
+/// R-CFG-3, R-LAB-1: with the rule switch `speed_limit` off, huge finite inputs still leave
+/// every velocity, position and energy finite: speeds stop at `SPEED_CEILING`. Found by a
+/// fuzzer: a kinematic body set to 3e38 px/s reached an infinite position in 136 steps, an
+/// impulse of 1e30 on a light circle made its kinetic energy infinite, and a body pushed
+/// right by a force of 1e30 ended at the left wall (the brake's correction cancelled out at
+/// a depth near 1e25 px).
+#[test]
+fn with_the_speed_limit_off_huge_inputs_stay_finite_r_cfg_3() {
+    let config = PhysicsConfig { speed_limit: false, ..Default::default() };
+    let (max_speed, max_spin) = config.speed_limits();
+    assert_eq!((max_speed, max_spin), (SPEED_CEILING, SPEED_CEILING / 12.0));
+    let mut world = World::new(Vec2::new(800.0, 600.0), config).expect("world");
+    let kinematic = world
+        .add_body(BodyDesc::circle(20.0, Vec2::new(100.0, 100.0)).kinematic())
+        .expect("kinematic");
+    world.set_velocity(kinematic, Vec2::splat(3.0e38)).expect("clamped, not refused");
+    let light = world.add_body(BodyDesc::circle(12.0, Vec2::new(400.0, 300.0))).expect("light");
+    world.apply_impulse_at(light, Vec2::splat(1.0e30), Vec2::new(412.0, 290.0)).expect("kick");
+    let fast = BodyDesc::circle(15.0, Vec2::new(600.0, 300.0)).with_velocity(Vec2::splat(3.4e38));
+    let fast = world.add_body(fast).expect("clamped, not refused");
+    let pushed = world.add_body(BodyDesc::circle(20.0, Vec2::new(200.0, 500.0))).expect("body");
+    world.set_force(pushed, Vec2::new(1.0e30, -1.0e30)).expect("a force within ±1e30");
+    for handle in [light, fast] {
+        let body = world.body(handle).expect("body");
+        assert!(body.velocity().length() <= SPEED_CEILING * 1.0001, "{}", body.velocity());
+        assert!(body.angular_velocity().abs() <= max_spin * 1.0001);
+        assert!(body.kinetic_energy().is_finite(), "{handle:?}: {}", body.kinetic_energy());
+    }
+    for step in 0..300 {
+        world.step(DT).expect("a valid step");
+        assert!(world.kinetic_energy().is_finite(), "step {step}: infinite energy");
+        for (handle, body) in world.bodies() {
+            assert!(body.position().is_finite() && body.velocity().is_finite(), "{handle:?}");
+        }
+    }
+    // Pushed right, the body stays at the right wall (its centre in the right half).
+    let x = world.body(pushed).expect("body").position().x;
+    assert!(x > 400.0, "pushed right, the body is at x = {x}");
+}
+
+/// R-CFG-3, R-GAME-7: beyond a switched-off wall a body may be placed up to `MAX_COORDINATE`
+/// px from the origin, and the walls may stand no farther out. Found by a fuzzer: two boxes
+/// placed at y = 1.8e38 px below an open floor got NaN angles in their first step (a sum of
+/// two coordinates overflowed), and a world moved to 3e12 px made every spatial query
+/// allocate gigabytes.
+#[test]
+fn bodies_and_walls_stay_within_a_billion_px_of_the_origin_r_cfg_3() {
+    let mut world = World::new(Vec2::new(800.0, 600.0), PhysicsConfig::default()).expect("world");
+    world.set_wall_enabled(WallId::Floor, false);
+    let hash = world.state_hash();
+    for y in [1.8e38, f32::MAX, MAX_COORDINATE * 1.01] {
+        let error = invalid(world.add_body(BodyDesc::rect(Vec2::splat(40.0), Vec2::new(400.0, y))));
+        names(&error, "position", &format!("{MAX_COORDINATE}"));
+    }
+    let min = Vec2::splat(3.0e12);
+    names(&invalid(world.set_bounds(min, min + Vec2::splat(1.0e6))), "bounds", "1e9");
+    assert_eq!(world.state_hash(), hash, "a refusal changed the world");
+    let live: BTreeSet<BodyHandle> = [400.0, 440.0]
+        .into_iter()
+        .map(|x| {
+            let desc = BodyDesc::rect(Vec2::splat(40.0), Vec2::new(x, MAX_COORDINATE));
+            world.add_body(desc).expect("placed at the limit")
+        })
+        .collect();
+    for _ in 0..120 {
+        world.step(DT).expect("a valid step");
+    }
+    for &handle in &live {
+        let body = world.body(handle).expect("kept");
+        assert!(body.position().is_finite() && body.angle().is_finite(), "{handle:?}");
+    }
 }

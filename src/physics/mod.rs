@@ -71,14 +71,14 @@ pub use clock::{PhaseClock, set_phase_clock};
 pub use collision::{BodyOrWall, Manifold, Wall, WallId, collide};
 pub use config::{
     ConfigError, FieldError, MAX_BODY_SIZE, MIN_BODY_SIZE, Parameter, ParameterGroup,
-    ParameterValue, PhysicsConfig, PositionCorrection, tunnelling_speed_limit,
+    ParameterValue, PhysicsConfig, PositionCorrection, SPEED_CEILING, tunnelling_speed_limit,
 };
 pub use replay::{Input, InputLog, LoggedInput, Recorder, ReplayError};
 pub use timeline::Timeline;
 pub use timestep::FixedTimestep;
 pub use velocity_tracker::VelocityTracker;
 pub use world::{
-    CachedContact, CollisionEvent, ContactInfo, Island, PhaseTimings, PhysicsError, QueryFilter,
-    RayHit, SceneBody, SceneBounds, SceneError, SceneFile, SceneWalls, ShapeHit, SolverState,
-    StepStats, World,
+    CachedContact, CollisionEvent, ContactInfo, Island, MAX_COORDINATE, MIN_STEP, PhaseTimings,
+    PhysicsError, QueryFilter, RayHit, SceneBody, SceneBounds, SceneError, SceneFile, SceneWalls,
+    ShapeHit, SolverState, StepStats, World,
 };

@@ -43,6 +43,17 @@ pub fn tunnelling_speed_limit(time_step: f32) -> f32 {
     TUNNELLING_SAFETY_FACTOR * MIN_BODY_SIZE / time_step
 }
 
+/// The speed no body exceeds even with the rule switch [`speed_limit`](PhysicsConfig::speed_limit)
+/// off, px/s: a ceiling, not the spec's clamp (§12).
+///
+/// Without it a finite but huge input (a velocity near `f32::MAX`, an impulse of 1e30 on a
+/// light body) drove positions and kinetic energies to infinity within a few steps. At 10⁶
+/// px/s a body crosses 10⁹ px in 1,000 s. The heaviest body (a square of side
+/// `2·MAX_BODY_SIZE` at the largest density, 10⁴: m = 4·10¹²) then carries at most
+/// `½·m·v²` = 2·10²⁴ and, spinning at `SPEED_CEILING / MIN_BODY_SIZE`, under 10³⁰ in its
+/// spin, far below f32's 3.4·10³⁸. The lab's bullet (5,000 px/s) is well under it.
+pub const SPEED_CEILING: f32 = 1.0e6;
+
 /// All parameters of the simulation (§14), with the defaults of the spec.
 ///
 /// Lengths are in px, times in s, speeds in px/s; y points down (§1).
@@ -310,14 +321,14 @@ impl PhysicsConfig {
     }
 
     /// The clamps in force on speed and spin, `(max_speed, max_angular_speed)` (§12), or
-    /// `(∞, ∞)` with the [`speed_limit`](Self::speed_limit) switch off (R-LAB-1): every
-    /// clamp of the world reads them here, so an infinite limit leaves each velocity as it
-    /// is without a branch of its own.
+    /// with the [`speed_limit`](Self::speed_limit) switch off (R-LAB-1) only the ceiling
+    /// [`SPEED_CEILING`] and `SPEED_CEILING / MIN_BODY_SIZE`, which keeps every velocity,
+    /// position and energy finite. Every clamp of the world reads them here.
     pub fn speed_limits(&self) -> (f32, f32) {
         if self.speed_limit {
             (self.max_speed, self.max_angular_speed())
         } else {
-            (f32::INFINITY, f32::INFINITY)
+            (SPEED_CEILING, SPEED_CEILING / MIN_BODY_SIZE)
         }
     }
 

@@ -395,7 +395,7 @@ impl PhysicsConfig {
             speed_limit,
             Tunnelling,
             "Rule §12: every velocity is clamped to max_speed. Off: a small fast body jumps \
-             through a thin one between two steps (R-LAB-1)."
+             through a thin one between two steps (R-LAB-1); speeds still stop at 10⁶ px/s."
         ),
         float_parameter!(
             drag_rate,

@@ -79,14 +79,14 @@ impl World {
     }
 
     /// `target` moved so the body of slot `index` fits in the world (centred if it cannot).
-    /// A switched-off wall does not hold it: its side of the open bounds is infinite, and
-    /// there the target is not clamped.
+    /// A switched-off wall does not hold it: on its side the target only stays within
+    /// [`MAX_COORDINATE`] of the origin, where bodies may be placed.
     pub(super) fn clamp_inside(&self, index: usize, target: Vec2) -> Vec2 {
         let half = self.slots[index].body.as_ref().map_or(Vec2::ZERO, |b| b.shape.half_size());
-        let (min, max) = self.open_bounds();
+        let (min, max) = self.placement_bounds();
         let low = min + half;
         let high = max - half;
-        // Only used where both walls of an axis act (else `low ≤ high` with an infinity).
+        // A body wider than the world (`low > high` on an axis) is centred on it.
         let centre = 0.5 * (min + max);
         Vec2::new(
             if low.x <= high.x { target.x.clamp(low.x, high.x) } else { centre.x },

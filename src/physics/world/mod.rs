@@ -85,7 +85,16 @@ use scratch::{Collider, Scratch, SensorOverlap};
 pub(crate) use snapshot::Snapshot;
 pub use spatial::{QueryFilter, RayHit, ShapeHit};
 use spatial_index::SpatialIndex;
+pub use step::MIN_STEP;
 use walls::{WallBrake, WallCollider};
+
+/// How far from the origin a body may be placed or a wall stand, px, on each axis.
+///
+/// Beyond a switched-off wall a body may be placed anywhere up to here (and may fly on
+/// beyond). Without a bound, coordinates near `f32::MAX` overflowed in sums of two of them
+/// (a box placed at 1.8·10³⁸ px got a NaN angle in its first step), and the spatial index
+/// had to span them. At 10⁹ px an `f32` still resolves 64 px.
+pub const MAX_COORDINATE: f32 = 1.0e9;
 
 /// Errors of the world API. None of them changes the world.
 #[derive(Clone, Debug, PartialEq)]
@@ -256,7 +265,8 @@ impl World {
     /// Adds a body. The description is checked first: sizes from `MIN_BODY_SIZE` up, a
     /// positive finite density, friction in [0, 2], restitution in [0, 1], finite values,
     /// a gravity scale in −100 ..= 100, and a centre inside the world (on the open side of
-    /// a switched-off wall, anywhere beyond it: see [`contains_point`](Self::contains_point)).
+    /// a switched-off wall, up to [`MAX_COORDINATE`] from the origin: see
+    /// [`contains_point`](Self::contains_point)).
     /// A speed above `max_speed` is clamped (unless the rule switch `speed_limit` is off).
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, PhysicsError> {
         self.edited();
@@ -496,6 +506,13 @@ impl World {
         }
         if size.x > 1.0e7 || size.y > 1.0e7 {
             return Err(invalid("bounds", format!("{min} ..= {max}"), "each side at most 1e7 px"));
+        }
+        if min.min_element() < -MAX_COORDINATE || max.max_element() > MAX_COORDINATE {
+            return Err(invalid(
+                "bounds",
+                format!("{min} ..= {max}"),
+                "every corner within ±1e9 px of the origin",
+            ));
         }
         self.bounds_min = min;
         self.bounds_max = max;

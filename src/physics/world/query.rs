@@ -290,9 +290,10 @@ impl World {
     }
 
     /// Whether `p` lies where a body's centre may be placed: inside the world rectangle,
-    /// which is open to infinity on the side of each switched-off wall (R-GAME-7).
+    /// which is open on the side of each switched-off wall (R-GAME-7) up to
+    /// [`MAX_COORDINATE`] from the origin.
     pub fn contains_point(&self, p: Vec2) -> bool {
-        let (min, max) = self.open_bounds();
+        let (min, max) = self.placement_bounds();
         p.cmpge(min).all() && p.cmple(max).all()
     }
 

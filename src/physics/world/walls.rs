@@ -47,9 +47,16 @@ impl World {
         )
     }
 
+    /// Where a body's centre may be placed: the open bounds, each open side ending
+    /// [`MAX_COORDINATE`] from the origin (`set_bounds` keeps the walls within it).
+    pub(super) fn placement_bounds(&self) -> (Vec2, Vec2) {
+        let (min, max) = self.open_bounds();
+        (min.max(Vec2::splat(-MAX_COORDINATE)), max.min(Vec2::splat(MAX_COORDINATE)))
+    }
+
     /// Where a body's centre may be placed, for error messages.
     pub(super) fn placement_range(&self) -> String {
-        let (min, max) = self.open_bounds();
+        let (min, max) = self.placement_bounds();
         format!("inside the world {min} ..= {max}")
     }
 }
