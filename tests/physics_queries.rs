@@ -663,10 +663,11 @@ fn hostile_query_input_is_refused_with_the_field_and_range_named_r_game_6() {
         assert_eq!(fields(world.bodies_in_aabb(ok, bad, &f)), ["max"]);
         assert_eq!(fields(world.ray_cast(ok, bad, 10.0, &f)), ["direction"]);
     }
-    // A zero direction, and one too small to normalise (its length underflows to 0) or too
-    // large (its length overflows).
-    for bad in [Vec2::ZERO, Vec2::splat(1e-30), Vec2::splat(3e38)] {
-        assert_eq!(fields(world.ray_cast(ok, bad, 10.0, &f)), ["direction"], "{bad}");
+    // A zero direction is refused; one whose squared length underflows to 0 or overflows
+    // is a direction all the same (physics_queries_extremes.rs checks its hits).
+    assert_eq!(fields(world.ray_cast(ok, Vec2::ZERO, 10.0, &f)), ["direction"]);
+    for fine in [Vec2::splat(1e-30), Vec2::splat(3e38)] {
+        assert!(world.ray_cast(ok, fine, 10.0, &f).is_ok(), "{fine}");
     }
     for bad in [-1.0, -f32::MIN_POSITIVE, nan, -inf] {
         assert_eq!(fields(world.ray_cast(ok, Vec2::X, bad, &f)), ["max_distance"], "{bad}");

@@ -49,6 +49,26 @@ pub fn clamp_length(v: Vec2, max: f32) -> Vec2 {
     }
 }
 
+/// The unit vector along `v`, for every finite `v` but zero; `None` for zero and non-finite.
+///
+/// `v / v.length()` squares the components: above about 1.8e19 the square overflows to
+/// infinity, and below about 1e-19 it is subnormal (losing digits) or 0, so that a direction
+/// such as (1e20, 0) or (1e-23, 0) could not be normalised. This computes the same bits as
+/// `v / v.length()` where the square is a normal f32 and otherwise scales `v` by its largest
+/// component first, which makes that component ±1 exactly (as [`clamp_length`] does).
+#[inline]
+pub(crate) fn normalize_finite(v: Vec2) -> Option<Vec2> {
+    if !v.is_finite() || v == Vec2::ZERO {
+        return None;
+    }
+    let length_squared = v.length_squared();
+    if length_squared.is_finite() && length_squared >= f32::MIN_POSITIVE {
+        return Some(v / length_squared.sqrt());
+    }
+    let scaled = v / v.abs().max_element();
+    Some(scaled / scaled.length())
+}
+
 /// The ray's entry into and exit from the box `|m.x| ≤ h.x, |m.y| ≤ h.y` around its centre,
 /// in the box's frame (`m` the origin relative to the centre): the slab method. On each axis
 /// the ray is between the two faces for `t` between `(−h − m)/d` and `(h − m)/d`; it is in
@@ -123,6 +143,35 @@ mod tests {
         // Below the overflow, the same bits as glam's clamp.
         for v in [Vec2::new(3000.0, -4000.0), Vec2::new(1.0e18, 7.0), Vec2::new(0.1, 0.2)] {
             assert_eq!(clamp_length(v, max), v.clamp_length_max(max));
+        }
+    }
+
+    #[test]
+    fn every_finite_non_zero_vector_normalises_to_its_direction_r_game_6() {
+        let tiny = f32::from_bits(1); // the smallest subnormal, 1.4e-45
+        for v in [
+            Vec2::new(3.0, 4.0),
+            Vec2::new(1.0e20, 0.0),
+            Vec2::new(-1.0e20, 3.0e19),
+            Vec2::new(f32::MAX, -f32::MAX),
+            Vec2::new(1.0e-23, 0.0),
+            Vec2::new(3.0e-30, -4.0e-30),
+            Vec2::new(tiny, tiny),
+            Vec2::new(0.0, -tiny),
+            Vec2::new(1.0, 1.0e-38),
+        ] {
+            let unit = normalize_finite(v).unwrap_or_else(|| panic!("{v} refused"));
+            // The direction of v, computed in f64 where nothing overflows or underflows.
+            let d = v.as_dvec2() / v.as_dvec2().length();
+            assert!((unit.as_dvec2() - d).length() < 1e-6, "{v} -> {unit}");
+        }
+        // Where the square is a normal f32, the same bits as dividing by the length.
+        for v in [Vec2::new(3.0, 4.0), Vec2::new(-0.1, 0.7), Vec2::new(1.0e18, 7.0)] {
+            assert_eq!(normalize_finite(v), Some(v / v.length()));
+        }
+        for v in [Vec2::ZERO, -Vec2::ZERO, Vec2::new(f32::NAN, 1.0), Vec2::new(0.0, f32::INFINITY)]
+        {
+            assert_eq!(normalize_finite(v), None, "{v}");
         }
     }
 

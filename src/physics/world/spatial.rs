@@ -21,6 +21,7 @@ use super::*;
 use crate::physics::body::CollisionLayers;
 use crate::physics::collision::{BodyOrWall, CastContact, WallId};
 use crate::physics::config::MAX_BODY_SIZE;
+use crate::physics::math::normalize_finite;
 
 /// Which bodies a query may report (R-GAME-6).
 ///
@@ -188,8 +189,8 @@ impl World {
     /// inside a body (or on its boundary) hits it at distance 0 with normal `−direction`. Of
     /// hits at the same distance, the lowest target wins (bodies by handle, then walls).
     ///
-    /// `origin` must be finite, `direction` finite and not zero, `max_distance` at least 0
-    /// (infinite is allowed).
+    /// `origin` must be finite, `direction` finite and not zero (of any length, however large
+    /// or small), `max_distance` at least 0 (infinite is allowed).
     pub fn ray_cast(
         &self,
         origin: Vec2,
@@ -394,8 +395,10 @@ impl Cast {
         if !origin.is_finite() {
             problems.push(problem("origin", origin, "finite numbers"));
         }
-        let length = direction.length();
-        if !(direction.is_finite() && length > 0.0 && length.is_finite()) {
+        // Any finite length but 0: the square of a huge or tiny one over- or underflows,
+        // which `normalize_finite` avoids.
+        let unit = normalize_finite(direction);
+        if unit.is_none() {
             problems.push(problem("direction", direction, "finite numbers, not (0, 0)"));
         }
         if max_distance.is_nan() || max_distance < 0.0 {
@@ -412,10 +415,12 @@ impl Cast {
             }
             _ => {}
         }
-        if !problems.is_empty() {
-            return Err(PhysicsError::Invalid(ConfigError { problems }));
+        match unit {
+            Some(direction) if problems.is_empty() => {
+                Ok(Cast { shape, origin, direction, max_distance })
+            }
+            _ => Err(PhysicsError::Invalid(ConfigError { problems })),
         }
-        Ok(Cast { shape, origin, direction: direction / length, max_distance })
     }
 }
 
