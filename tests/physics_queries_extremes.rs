@@ -9,7 +9,7 @@
 mod common;
 
 use bevy_sandbox_physics::physics::{
-    BodyDesc, BodyOrWall, PhysicsError, QueryFilter, RayHit, Shape, ShapeHit, World,
+    BodyDesc, BodyOrWall, PhysicsError, QueryFilter, RayHit, Shape, ShapeHit, WallId, World,
 };
 use common::{add, assert_close, no_gravity, world_with};
 use glam::Vec2;
@@ -28,6 +28,26 @@ fn world_with_targets() -> World {
 }
 
 #[track_caller]
+fn assert_finite_ray_hits(hits: &[RayHit], what: &str) {
+    for hit in hits {
+        assert!(
+            hit.distance.is_finite() && hit.point.is_finite() && hit.normal.is_finite(),
+            "{what}: {hit:?}"
+        );
+    }
+}
+
+#[track_caller]
+fn assert_finite_shape_hit(hit: Option<ShapeHit>, what: &str) {
+    if let Some(hit) = hit {
+        assert!(
+            hit.distance.is_finite() && hit.point.is_finite() && hit.normal.is_finite(),
+            "{what}: {hit:?}"
+        );
+    }
+}
+
+#[track_caller]
 fn assert_same_hit(actual: (BodyOrWall, f32, Vec2, Vec2), expected: (BodyOrWall, f32, Vec2, Vec2)) {
     assert_eq!(actual.0, expected.0, "target");
     assert_close(actual.1, expected.1, TOLERANCE, "distance");
@@ -41,6 +61,46 @@ fn ray_parts(h: RayHit) -> (BodyOrWall, f32, Vec2, Vec2) {
 
 fn shape_parts(h: ShapeHit) -> (BodyOrWall, f32, Vec2, Vec2) {
     (h.target, h.distance, h.point, h.normal)
+}
+
+#[test]
+fn a_wall_met_only_beyond_the_largest_f32_is_not_hit_r_game_6() {
+    let mut world = world_with(Vec2::new(800.0, 600.0), no_gravity());
+    let all = QueryFilter::default();
+    let centre = Vec2::new(400.0, 300.0);
+    // Nearly along +x: the floor 300 px down lies 3e40 px along the ray, beyond f32.
+    let shallow = Vec2::new(1.0, 1.0e-38);
+    let hits = world.ray_cast_all(centre, shallow, f32::INFINITY, &all).expect("valid");
+    assert_finite_ray_hits(&hits, "all walls");
+    let targets: Vec<_> = hits.iter().map(|h| (h.target, h.distance)).collect();
+    assert_eq!(targets, [(BodyOrWall::Wall(WallId::Right), 400.0)]);
+    // With the right wall off, nothing is in reach: no first hit, no hits, no shape hit.
+    world.set_wall_enabled(WallId::Right, false);
+    assert_eq!(world.ray_cast(centre, shallow, f32::INFINITY, &all), Ok(None));
+    assert_eq!(world.ray_cast_all(centre, shallow, f32::INFINITY, &all), Ok(Vec::new()));
+    for shape in [Shape::circle(10.0), Shape::rect(40.0, 20.0)] {
+        let hit = world.shape_cast(shape, centre, shallow, f32::INFINITY, &all);
+        assert_eq!(hit, Ok(None), "{shape:?}");
+    }
+}
+
+#[test]
+fn a_body_seen_from_beyond_the_largest_f32_gives_no_infinite_hit_r_game_6() {
+    let world = world_with_targets();
+    let bodies = QueryFilter::default().with_walls(false);
+    // From near −f32::MAX on both axes towards the bodies: about 4.8e38 px away, which f32
+    // cannot hold. Each query must answer with finite hits (or none), never inf or NaN.
+    let far = Vec2::splat(-3.0e38);
+    for direction in [Vec2::ONE, Vec2::new(1.0, 1.001), Vec2::new(1.001, 1.0)] {
+        let first = world.ray_cast(far, direction, f32::INFINITY, &bodies).expect("valid");
+        assert_finite_ray_hits(first.as_slice(), "ray_cast");
+        let all = world.ray_cast_all(far, direction, f32::INFINITY, &bodies).expect("valid");
+        assert_finite_ray_hits(&all, "ray_cast_all");
+        for shape in [Shape::circle(10.0), Shape::rect(40.0, 20.0)] {
+            let hit = world.shape_cast(shape, far, direction, f32::INFINITY, &bodies);
+            assert_finite_shape_hit(hit.expect("valid"), "shape_cast");
+        }
+    }
 }
 
 #[test]

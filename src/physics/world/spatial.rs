@@ -308,7 +308,7 @@ impl World {
         };
         let mut bound = f32::INFINITY;
         let mut test = |entry: &Entry, bound: &mut f32| {
-            let Some(contact) = exact(cast, entry) else { return };
+            let Some(contact) = exact(cast, entry).filter(reachable) else { return };
             if contact.distance <= cast.max_distance {
                 *bound = found(entry.slot(), contact);
             }
@@ -371,7 +371,8 @@ impl World {
                     as_cast(hit, origin, direction)
                 }
             };
-            (contact.distance <= cast.max_distance).then_some((BodyOrWall::Wall(id), contact))
+            (reachable(&contact) && contact.distance <= cast.max_distance)
+                .then_some((BodyOrWall::Wall(id), contact))
         })
     }
 
@@ -452,6 +453,14 @@ fn as_cast(hit: collision::RayContact, origin: Vec2, direction: Vec2) -> CastCon
         normal: hit.normal,
         point: origin + hit.distance * direction,
     }
+}
+
+/// Whether the cast reaches the contact in f32: its distance, point and normal are finite.
+/// A wall met at a grazing angle, or a body seen from near `f32::MAX`, may lie further along
+/// the path than f32 can count; that contact is no hit (an infinite distance and point, or
+/// NaN, would carry into the caller's game).
+fn reachable(contact: &CastContact) -> bool {
+    contact.distance.is_finite() && contact.point.is_finite() && contact.normal.is_finite()
 }
 
 fn ray_hit((target, c): (BodyOrWall, CastContact)) -> RayHit {
