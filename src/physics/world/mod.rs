@@ -72,6 +72,8 @@ mod walls;
 mod settled_tests;
 #[cfg(test)]
 mod sleep_tests;
+#[cfg(test)]
+mod spatial_index_tests;
 
 pub use events::CollisionEvent;
 use events::ContactEvents;

@@ -31,7 +31,10 @@
 //!
 //! `margin` (a thousandth of a cell, and a millionth of the coordinates' magnitude for
 //! rounding) widens every lookup a little more: a hit point computed in floats a few ulps
-//! outside a body's box still finds the body.
+//! outside a body's box still finds the body. The grid covers it too, and it counts
+//! towards the `4n + 64` cells: far from the origin (3e12 px) the margin is millions of px
+//! wide, and the cells grow to match, so that the grid stays that small for any finite
+//! coordinates.
 //!
 //! The index sits behind a read-write lock, so that queries take `&World` and a `World`
 //! shared between threads (a Bevy resource) stays `Sync`: concurrent queries read it
@@ -136,6 +139,12 @@ impl Grid {
         self.cell
     }
 
+    /// How many cells the grid has: at most `4n + 64` for n bodies, wherever they are.
+    #[cfg(test)]
+    pub(super) fn cell_count(&self) -> usize {
+        self.columns as usize * self.rows as usize
+    }
+
     /// The column of `x`: monotonic in x, clamped into the grid (NaN gives 0).
     fn column(&self, x: f32) -> u32 {
         let cell = ((x - self.origin.x) * self.inverse_cell).max(0.0) as u32;
@@ -215,26 +224,38 @@ impl Grid {
         }
         // The mean box size (width and height averaged) is `sizes / n`; cells twice that.
         let mut cell = (2.0 * sizes / n as f64).max(1.0);
-        let span = (high - low).as_dvec2();
-        let max_cells = 4.0 * n as f64 + 64.0;
-        let count = |cell: f64| ((span.x / cell).floor() + 1.0) * ((span.y / cell).floor() + 1.0);
+        // In f64: the span of two far f32 coordinates (up to 2·f32::MAX) stays finite.
+        let span = high.as_dvec2() - low.as_dvec2();
+        let magnitude = low.abs().max(high.abs()).max_element();
+        // Below u32::MAX, so that a cell's index and the end of `cell_start` fit a u32.
+        let max_cells = (4.0 * n as f64 + 64.0).min(f64::from(u32::MAX - 1));
+        // The grid covers the span plus the margin on both sides, `2·(1e-3·cell + 1e-6·
+        // magnitude)`: counted here too, or a far world (magnitude 3e12 px, a margin of
+        // 3e6 px) got 75,000² cells of 80 px for one body.
+        let rounding = 2e-6 * f64::from(magnitude);
+        let along = |extent: f64, cell: f64| ((extent + rounding) / cell + 2e-3).floor() + 1.0;
+        let count = |cell: f64| along(span.x, cell) * along(span.y, cell);
         if count(cell) > max_cells {
             cell = cell.max((span.x * span.y / max_cells).sqrt());
             while count(cell) > max_cells {
                 cell *= 1.25;
             }
         }
-        let magnitude = low.abs().max(high.abs()).max_element();
-        self.cell = cell as f32;
+        self.cell = cell.min(f64::from(f32::MAX)) as f32;
         self.inverse_cell = (1.0 / cell) as f32;
         self.margin = 1e-3 * self.cell + 1e-6 * magnitude;
         self.origin = low - self.margin;
+        // The count above, in the f32 the lookups use. Its rounding may add a row or a
+        // column, so each is clamped, to at most `max_cells` in all: a centre or a lookup
+        // beyond the last one falls into it (`column`, `row`), which keeps every lookup
+        // exact. (A cast saturates: an infinite span gives `u32::MAX`, NaN 0.)
         let spanned = (high - low + 2.0 * self.margin) * self.inverse_cell;
-        self.columns = spanned.x as u32 + 1;
-        self.rows = spanned.y as u32 + 1;
+        let cap = max_cells as u32;
+        self.columns = (spanned.x as u32).saturating_add(1).min(cap);
+        self.rows = (spanned.y as u32).saturating_add(1).min(cap / self.columns);
 
         // Counting sort by the cell of the centre: count, sum up, place.
-        let cells = (self.columns * self.rows) as usize;
+        let cells = self.columns as usize * self.rows as usize;
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
         self.cell_of.clear();

@@ -1,0 +1,73 @@
+//! The spatial index's grid stays small wherever the bodies are (R-CFG-3): at most
+//! `4n + 64` cells for n bodies, for any finite coordinates. Before the rounding margin
+//! (a millionth of the coordinates' magnitude) counted towards that cap, one body at
+//! 1e12 px got a grid of 25,000² cells (2.4 GB, 4 s to build), and at 3e12 px the cell
+//! count overflowed a u32 and the query panicked.
+
+use super::*;
+use crate::physics::QueryFilter;
+
+/// The grid's cell count after a query of `world`, and its cap `4n + 64`.
+fn cells_and_cap(world: &World) -> (usize, usize) {
+    world.bodies_at_point(Vec2::ZERO, &QueryFilter::default()).expect("a finite point");
+    let grid = world.spatial_index.grid(&world.slots, world.moved_at_step);
+    (grid.cell_count(), 4 * world.body_count + 64)
+}
+
+fn world() -> World {
+    World::new(Vec2::new(800.0, 600.0), PhysicsConfig::default()).expect("a valid world")
+}
+
+#[test]
+fn the_grid_of_a_body_in_a_world_at_1e12_or_3e12_px_has_at_most_68_cells_r_cfg_3() {
+    for corner in [1.0e12, 3.0e12, -3.0e12] {
+        let mut world = world();
+        let min = Vec2::splat(corner);
+        world.set_bounds(min, min + Vec2::splat(1.0e6)).expect("finite bounds");
+        world.add_body(BodyDesc::circle(20.0, min + Vec2::splat(5.0e5))).expect("a body");
+        let (cells, cap) = cells_and_cap(&world);
+        assert!(cells <= cap, "bounds at {corner}: {cells} cells, cap {cap}");
+    }
+}
+
+#[test]
+fn the_grid_of_an_open_world_stays_within_4n_plus_64_cells_out_to_f32_max_r_cfg_3() {
+    for far in [3.0e12, 1.0e30, f32::MAX] {
+        let mut world = world();
+        for wall in WallId::ALL {
+            world.set_wall_enabled(wall, false);
+        }
+        let bodies = [
+            Vec2::new(400.0, 300.0),
+            Vec2::new(far, 300.0),
+            Vec2::new(-far, -far),
+            Vec2::new(far, far),
+        ];
+        for (count, position) in bodies.into_iter().enumerate() {
+            world.add_body(BodyDesc::circle(20.0, position)).expect("an open world");
+            let (cells, cap) = cells_and_cap(&world);
+            assert!(cells <= cap, "{} bodies out to {far}: {cells} cells, cap {cap}", count + 1);
+            let found = world.bodies_at_point(position, &QueryFilter::default()).expect("finite");
+            assert_eq!(found.len(), 1, "the body at {position}");
+        }
+    }
+}
+
+/// In a normal world the margin is a thousandth of a cell: two circles of 12.5 px (cells
+/// of 50 px, the cap 72) whose boxes span 399.95 × 449.95 px count 8 × 9 = 72 cells
+/// without it, and got 9 × 10 = 90 with it.
+#[test]
+fn the_grid_of_a_span_just_short_of_whole_cells_counts_its_margin_in_the_cap_r_cfg_3() {
+    let mut world = world();
+    let first = Vec2::new(100.0, 100.0);
+    let second = first + Vec2::new(399.95, 449.95) - 25.0;
+    for centre in [first, second] {
+        world.add_body(BodyDesc::circle(12.5, centre)).expect("a body");
+    }
+    let (cells, cap) = cells_and_cap(&world);
+    assert!(cells <= cap, "{cells} cells, cap {cap}");
+    for centre in [first, second] {
+        let found = world.bodies_at_point(centre, &QueryFilter::default()).expect("finite");
+        assert_eq!(found.len(), 1, "the body at {centre}");
+    }
+}
