@@ -59,6 +59,7 @@ mod reorder;
 mod scene;
 mod scene_build;
 mod scratch;
+mod settle_overlaps;
 mod sleep;
 mod snapshot;
 mod solve;
@@ -68,6 +69,8 @@ mod step;
 mod union_find;
 mod walls;
 
+#[cfg(test)]
+mod settle_overlaps_tests;
 #[cfg(test)]
 mod settled_tests;
 #[cfg(test)]

@@ -36,6 +36,7 @@
 
 use std::collections::HashSet;
 
+use super::settle_overlaps::overlaps_after_settling;
 use super::*;
 
 impl World {
@@ -561,9 +562,6 @@ impl World {
 /// bound of R-REST-2 (§11, deviation D9).
 pub(super) const DEEP_FOR_SLEEP: f32 = 0.5;
 
-/// The cells of the grid that finds a settled body's neighbours (D9), px.
-const SETTLE_CELL: f32 = 64.0;
-
 /// How many projection passes at most settle an island before it sleeps (D9).
 const SETTLE_PASSES: u32 = 128;
 
@@ -575,73 +573,6 @@ const SETTLE_REACH: f32 = 4.0 * DEEP_FOR_SLEEP;
 /// How many times at most the settling of D9 adds the pairs it made overlap and runs its
 /// passes again.
 const SETTLE_ROUNDS: usize = 4;
-
-/// A body that the settling of D9 moved, overlapping a neighbour.
-struct Overlap {
-    /// The moved body's slot.
-    moved: usize,
-    /// The neighbour's slot.
-    other: usize,
-    /// From the moved body to the neighbour.
-    normal: Vec2,
-    /// px.
-    depth: f32,
-}
-
-/// The bodies that the settling of D9 moved (`at` gives a body's pose after it) and that
-/// now overlap a neighbour by more than `limit` px, tested exactly (`collide`) against the
-/// bodies whose boxes share a cell of a [`SETTLE_CELL`] grid with theirs. The settling knows
-/// only the step's contacts, so a lifted body could meet a neighbour it did not touch at the
-/// step's start. Built only when an island settles.
-fn overlaps_after_settling(
-    slots: &[Slot],
-    at: impl Fn(usize, &Body) -> Vec2,
-    limit: f32,
-) -> Vec<Overlap> {
-    let mut grid: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
-    for (index, slot) in slots.iter().enumerate() {
-        if let Some(body) = &slot.body {
-            let (centre, half) = (at(index, body), body.shape.half_size());
-            for_cells(SETTLE_CELL, centre - half, centre + half, |key| {
-                grid.entry(key).or_default().push(index as u32);
-                false
-            });
-        }
-    }
-    let mut overlapping = Vec::new();
-    for (index, slot) in slots.iter().enumerate() {
-        let Some(body) = &slot.body else { continue };
-        let moved_to = at(index, body);
-        if moved_to == body.position {
-            continue;
-        }
-        let half = body.shape.half_size();
-        for_cells(SETTLE_CELL, moved_to - half, moved_to + half, |key| {
-            for &other in grid.get(&key).into_iter().flatten() {
-                let other = other as usize;
-                let Some(neighbour) = slots[other].body.as_ref().filter(|_| other != index) else {
-                    continue;
-                };
-                let found = collision::collide(
-                    &body.shape,
-                    moved_to,
-                    &neighbour.shape,
-                    at(other, neighbour),
-                );
-                if let Some(m) = found.filter(|m| m.depth > limit) {
-                    overlapping.push(Overlap {
-                        moved: index,
-                        other,
-                        normal: m.normal,
-                        depth: m.depth,
-                    });
-                }
-            }
-            false
-        });
-    }
-    overlapping
-}
 
 /// How close a sleeper's box must come to a changed body's box to be woken, px.
 pub(super) const NEAR_MARGIN: f32 = 1.0;
