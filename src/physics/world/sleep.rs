@@ -602,21 +602,43 @@ impl<'a> BoxGrid<'a> {
         BoxGrid { boxes, cell, cells }
     }
 
+    /// Whether [`touches`](Self::touches) looks the box `(min, max)` up cell by cell: unless
+    /// it covers more cells than there are boxes.
+    fn walks_cells(&self, (min, max): (Vec2, Vec2)) -> bool {
+        cells_covered(self.cell, min, max) <= self.boxes.len() as u64
+    }
+
     /// Whether the box `(min, max)` touches one of the grown boxes.
+    ///
+    /// A box that covers more cells than there are boxes (a sleeper of 20,000 px next to a
+    /// teleported 24 px ball: 590,000 cells of 26 px) tests the boxes one by one instead:
+    /// the same answer, with work bounded by the number of boxes.
     fn touches(&self, (min, max): (Vec2, Vec2)) -> bool {
         let margin = Vec2::splat(NEAR_MARGIN);
+        let meets = |&(bmin, bmax): &(Vec2, Vec2)| {
+            min.cmple(bmax + margin).all() && (bmin - margin).cmple(max).all()
+        };
+        if !self.walks_cells((min, max)) {
+            return self.boxes.iter().any(meets);
+        }
         let mut found = false;
         for_cells(self.cell, min, max, |key| {
-            found = self.cells.get(&key).is_some_and(|list| {
-                list.iter().any(|&i| {
-                    let (bmin, bmax) = self.boxes[i as usize];
-                    min.cmple(bmax + margin).all() && (bmin - margin).cmple(max).all()
-                })
-            });
+            found = self
+                .cells
+                .get(&key)
+                .is_some_and(|list| list.iter().any(|&i| meets(&self.boxes[i as usize])));
             found
         });
         found
     }
+}
+
+/// How many square cells of side `cell` the box `min ..= max` covers, as `for_cells` visits
+/// them (saturated far out).
+fn cells_covered(cell: f32, min: Vec2, max: Vec2) -> u64 {
+    let cell_of = |x: f32| i128::from((x / cell).floor() as i64);
+    let along = |low: f32, high: f32| (cell_of(high) - cell_of(low) + 1).max(0) as u64;
+    along(min.x, max.x).saturating_mul(along(min.y, max.y))
 }
 
 /// Calls `visit` with each square cell of side `cell` that the box `min ..= max` covers,
@@ -694,5 +716,50 @@ impl RestCensus {
         self.awake > 0
             && 2 * self.resting >= self.awake
             && self.fastest_squared < bounce_speed * bounce_speed
+    }
+}
+
+#[cfg(test)]
+mod box_grid_tests {
+    use super::*;
+
+    /// The wake test's grid (R-SLP-4): a sleeper's box far larger than the changed boxes
+    /// (20,000 px next to a teleported 24 px ball: 590,000 cells of 26 px, walked for each
+    /// edit) is tested box by box, a box of about the cells' size among many boxes is
+    /// looked up in its cells, and both give the answers of testing every box.
+    #[test]
+    fn a_huge_sleepers_box_is_tested_box_by_box_with_the_answers_of_every_box_r_slp_4() {
+        let ball = [(Vec2::new(100.0, 100.0), Vec2::new(124.0, 124.0))];
+        let grid = BoxGrid::new(&ball);
+        let huge = (Vec2::splat(-19_900.0), Vec2::splat(100.0));
+        assert!(!grid.walks_cells(huge), "a 20,000 px box walked {} cells", 770 * 770);
+        assert!(grid.touches(huge));
+        assert!(!grid.touches((Vec2::splat(-20_000.0), Vec2::splat(98.0))));
+
+        // Many small boxes: a small box is looked up in the cells, a huge one is not, and
+        // every answer is that of testing every box.
+        let mut seed = 7_u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1 << 24) as f32
+        };
+        let mut random_box = |size: f32| {
+            let min = Vec2::new(next(), next()) * 4_000.0;
+            (min, min + Vec2::new(next(), next()) * size + 1.0)
+        };
+        let boxes: Vec<_> = (0..200).map(|_| random_box(40.0)).collect();
+        let grid = BoxGrid::new(&boxes);
+        assert!(grid.walks_cells(boxes[0]), "a box of the cells' size");
+        for size in [10.0, 40.0, 400.0, 20_000.0] {
+            for _ in 0..200 {
+                let query = random_box(size);
+                let margin = Vec2::splat(NEAR_MARGIN);
+                let every = boxes.iter().any(|&(bmin, bmax)| {
+                    query.0.cmple(bmax + margin).all() && (bmin - margin).cmple(query.1).all()
+                });
+                assert_eq!(grid.touches(query), every, "{query:?}");
+            }
+        }
+        assert!(!grid.walks_cells((Vec2::ZERO, Vec2::splat(20_000.0))));
     }
 }
