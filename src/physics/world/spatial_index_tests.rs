@@ -33,7 +33,7 @@ fn flown_to(world: &mut World, position: Vec2) -> BodyHandle {
 }
 
 #[test]
-fn the_grid_of_a_body_flown_1e12_or_3e12_px_out_has_at_most_68_cells_r_cfg_3() {
+fn a_body_flown_1e12_or_3e12_px_out_gets_at_most_68_cells_and_is_found_r_cfg_3() {
     for far in [1.0e12, 3.0e12, -3.0e12] {
         let mut world = world();
         for wall in WallId::ALL {
@@ -45,6 +45,15 @@ fn the_grid_of_a_body_flown_1e12_or_3e12_px_out_has_at_most_68_cells_r_cfg_3() {
         assert!(cells <= cap, "a body at {far}: {cells} cells, cap {cap}");
         let found = world.bodies_at_point(position, &QueryFilter::default()).expect("finite");
         assert_eq!(found, [handle], "the body at {position}");
+        let bodies = QueryFilter::default().with_walls(false);
+        let around = (position - position.abs() * 1e-3, position + position.abs() * 1e-3);
+        let boxed = world.bodies_in_aabb(around.0, around.1, &bodies).expect("a valid box");
+        assert_eq!(boxed, [handle], "the box around {position}");
+        // A ray from a thousandth of the distance to the origin away (a whole number of
+        // f32 steps out there) meets it.
+        let origin = position - Vec2::new(position.x.abs() * 1e-3, 0.0);
+        let hit = world.ray_cast(origin, Vec2::X, f32::INFINITY, &bodies).expect("a valid ray");
+        assert_eq!(hit.map(|h| h.target), Some(BodyOrWall::Body(handle)), "the ray to {position}");
     }
 }
 
