@@ -276,10 +276,15 @@ fn cache_entry(c: &CachedContact) -> snapshot::CacheEntry {
 }
 
 /// Checks a solver state against a scene of `bodies` bodies: one handle per body, the
-/// handle ids and free ids together `0..n` once each, the slots a permutation of them, and
-/// each cached contact a valid key with finite impulses.
+/// handle ids and free ids together `0..n` once each, the slots a permutation of them,
+/// each cached contact and sensor overlap a valid key (impulses finite and within
+/// ±[`MAX_CACHED_IMPULSE`]), each pending event a contact's end between valid sides, and
+/// the step count at most [`MAX_STEP`].
 fn check_solver_state(state: &SolverState, bodies: usize) -> Result<(), SceneError> {
     let at = |field: &str| format!("solver_state.{field}");
+    if state.step > MAX_STEP {
+        return Err(refuse(at("step"), "step", state.step, format!("0 ..= {MAX_STEP} (2^53)")));
+    }
     if state.handles.len() != bodies {
         let allowed =
             format!("one handle per body ({bodies}); delete solver_state after editing bodies");
@@ -309,34 +314,94 @@ fn check_solver_state(state: &SolverState, bodies: usize) -> Result<(), SceneErr
     let mut keys: Vec<PairKey> = state.contacts.iter().map(|c| (c.a, c.b)).collect();
     for (i, c) in state.contacts.iter().enumerate() {
         let here = at(&format!("contacts[{i}]"));
-        let wall = (c.a >> 32) as u32 == WALL_GENERATION;
-        if wall && c.a as u32 >= WALL_COUNT as u32 {
-            return Err(refuse(here, "a", c.a, "a body's handle bits or a wall 0 ..= 3"));
-        }
-        if solver::group_body((c.a, c.b)) >= ids {
-            return Err(refuse(here, "a", c.a, format!("a handle id below {ids}")));
-        }
-        if c.b as u32 as usize >= ids {
-            return Err(refuse(here, "b", c.b, format!("a handle id below {ids}")));
-        }
+        check_key(&here, (c.a, c.b), ids)?;
         let forgotten = c.normal.x.is_nan() && c.normal.y.is_nan();
         if !(forgotten || c.normal.is_finite()) {
             return Err(refuse(here, "normal", c.normal, "finite, or NaN for forgotten impulses"));
         }
-        let impulses = [c.normal_impulse, c.tangent_impulse, c.rolling_impulse];
-        if !impulses.iter().all(|x| x.is_finite()) {
-            return Err(refuse(here, "normal_impulse", format!("{impulses:?}"), "finite numbers"));
+        let impulses = [
+            ("normal_impulse", c.normal_impulse),
+            ("tangent_impulse", c.tangent_impulse),
+            ("rolling_impulse", c.rolling_impulse),
+        ];
+        for (field, x) in impulses {
+            if !x.is_finite() || x.abs() > MAX_CACHED_IMPULSE {
+                let allowed = format!("finite, within ±{MAX_CACHED_IMPULSE:e}");
+                return Err(refuse(here, field, x, allowed));
+            }
         }
     }
     keys.sort_unstable();
     if let Some(w) = keys.windows(2).find(|w| w[0] == w[1]) {
         return Err(refuse(at("contacts"), "a, b", format!("{:?}", w[0]), "each pair once"));
     }
+    for (i, &(a, b, _)) in state.sensor_overlaps.iter().enumerate() {
+        let here = at(&format!("sensor_overlaps[{i}]"));
+        check_key(&here, (a, b), ids)?;
+        if a == b {
+            return Err(refuse(here, "a, b", format!("({a}, {b})"), "two different bodies"));
+        }
+    }
+    for (i, event) in state.pending_ends.iter().enumerate() {
+        check_pending_end(&at(&format!("pending_ends[{i}]")), event, ids)?;
+    }
     let mut overlaps: Vec<PairKey> =
         state.sensor_overlaps.iter().map(|&(a, b, _)| (a, b)).collect();
     overlaps.sort_unstable();
     if let Some(w) = overlaps.windows(2).find(|w| w[0] == w[1]) {
         return Err(refuse(at("sensor_overlaps"), "pair", format!("{:?}", w[0]), "each pair once"));
+    }
+    Ok(())
+}
+
+/// The largest step count a scene may hold: 2^53, 2.4 million years at 120 Hz, far beyond
+/// any run and far from the counter's wrap.
+const MAX_STEP: u64 = 1 << 53;
+
+/// The largest warm-start impulse a scene may hold. The heaviest body (a 20,000 px square at
+/// density 1e4) has mass 4e12 and speeds stop at `SPEED_CEILING` (1e6 px/s), so no step's
+/// impulse exceeds about 1e19; impulses from about 2e37 turn the solver's sums infinite and
+/// then NaN.
+const MAX_CACHED_IMPULSE: f32 = 1.0e20;
+
+/// Checks a pair key `(a, b)` of the solver state at `here`: A a body's handle bits or a wall
+/// 0 ..= 3, B a body's, both naming handle ids below `ids`.
+fn check_key(here: &str, (a, b): PairKey, ids: usize) -> Result<(), SceneError> {
+    let wall = (a >> 32) as u32 == WALL_GENERATION;
+    if wall && a as u32 >= WALL_COUNT as u32 {
+        return Err(refuse(here, "a", a, "a body's handle bits or a wall 0 ..= 3"));
+    }
+    if solver::group_body((a, b)) >= ids {
+        return Err(refuse(here, "a", a, format!("a handle id below {ids}")));
+    }
+    if b as u32 as usize >= ids || (b >> 32) as u32 == WALL_GENERATION {
+        return Err(refuse(here, "b", b, format!("a body's handle bits, id below {ids}")));
+    }
+    Ok(())
+}
+
+/// Checks one of the solver state's pending events at `here`: what the step fills the list
+/// with, the end of a contact (`CollisionEvent::Ended`, not a sensor's: those are followed in
+/// `sensor_overlaps`), between a body and another body or a wall, each body a handle id below
+/// `ids` (a removed body's stale handle included).
+fn check_pending_end(here: &str, event: &CollisionEvent, ids: usize) -> Result<(), SceneError> {
+    let CollisionEvent::Ended { a, b, sensor } = *event else {
+        return Err(refuse(here, "event", "Started", "Ended (the end of a contact)"));
+    };
+    if sensor {
+        return Err(refuse(here, "sensor", sensor, "false (a contact's end)"));
+    }
+    let body = |h: BodyHandle| (h.index as usize) < ids && h.generation != WALL_GENERATION;
+    if !body(a) {
+        return Err(refuse(here, "a", a, format!("a body's handle, id below {ids}")));
+    }
+    if let BodyOrWall::Body(b) = b {
+        if !body(b) {
+            return Err(refuse(here, "b", b, format!("a body's handle, id below {ids}")));
+        }
+        if a == b {
+            return Err(refuse(here, "b", b, "a body other than a, or a wall"));
+        }
     }
     Ok(())
 }
