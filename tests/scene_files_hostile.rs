@@ -248,3 +248,24 @@ fn a_handle_that_is_not_a_hex_word_is_refused_with_its_line_r_scn_1() {
         assert!(message.contains("hex word"), "{message}");
     }
 }
+
+#[test]
+fn a_body_list_inside_a_block_comment_is_not_read_in_place_of_the_real_one_r_scn_1() {
+    let mut world = World::new(Vec2::new(800.0, 600.0), PhysicsConfig::default()).expect("valid");
+    for x in [200.0, 400.0, 600.0] {
+        world.add_body(BodyDesc::circle(20.0, Vec2::new(x, 100.0))).expect("inside");
+    }
+    let mut scene = SceneFile::capture(&world);
+    scene.solver_state = None;
+    let plain = scene.to_ron();
+    let commented = plain.replacen(
+        "    config:",
+        "/*\n    bodies: [\n        (shape: Circle(radius: 15.0), position: (100.0, 100.0)),\n    ],\n*/\n    config:",
+        1,
+    );
+    assert_ne!(plain, commented, "the comment went in");
+    let loaded = SceneFile::from_ron(&commented).expect("reads");
+    // RON skips the comment: it reads the three bodies of the list after it.
+    assert_eq!(loaded.bodies.len(), 3);
+    assert_eq!(loaded.bodies, scene.bodies);
+}

@@ -28,13 +28,23 @@ const LIST_END: &str = "    ],";
 /// The bodies of `text` and the text with an empty body list in their place, for RON to read
 /// the rest; `None` when the list is not laid out as [`SceneFile::to_ron`] writes it, or a
 /// line reads neither here nor in RON, or it holds more than [`SceneFile::MAX_BODIES`]
-/// bodies (for the caller's full read to refuse).
+/// bodies (for the caller's full read to refuse). Also `None` when a block comment or a
+/// string opens before the list, since the first `bodies: [` may then not be the field.
 pub(super) fn split_bodies(text: &str) -> Option<(String, Vec<SceneBody>)> {
     // RON's extensions (`#![enable(…)]`) change how values read; leave such files to RON.
     if text.contains("#![") {
         return None;
     }
-    let start = text.find(LIST_START)? + LIST_START.len();
+    let start = text.find(LIST_START)?;
+    // The first match is the field only where nothing before it can open a comment or a
+    // string: `/* … */` or `"…"` around a copy of the line would hide it from RON, and this
+    // reader would take the copy for the list. Leave such files to RON, which skips them.
+    // (A `//` comment ends at its line, and the match begins with a line break.)
+    let head = &text[..start];
+    if head.contains("/*") || head.contains('"') {
+        return None;
+    }
+    let start = start + LIST_START.len();
     let mut bodies = Vec::new();
     let mut rest = &text[start..];
     loop {
