@@ -243,3 +243,15 @@ fn a_timeline_restores_each_snapshot_bit_for_bit_and_keeps_to_a_byte_budget_r_sc
     timeline.forget_oldest_beyond(0);
     assert_eq!(timeline.steps().collect::<Vec<_>>(), vec![240], "the newest always stays");
 }
+
+#[test]
+fn a_timeline_capacity_beyond_its_bound_is_refused_naming_field_and_range_r_scn_2() {
+    for capacity in [usize::MAX, 1 << 40, Timeline::MAX_CAPACITY + 1] {
+        let error = Timeline::new(10, capacity).expect_err("refused").to_string();
+        assert!(error.contains("capacity"), "{error}");
+        assert!(error.contains(&Timeline::MAX_CAPACITY.to_string()), "{error}");
+    }
+    // The largest allowed capacity is accepted (room is taken as snapshots come).
+    let timeline = Timeline::new(10, Timeline::MAX_CAPACITY).expect("valid");
+    assert_eq!(timeline.capacity(), Timeline::MAX_CAPACITY);
+}

@@ -28,15 +28,23 @@ impl Timeline {
     /// Steps between two snapshots by default: 0.5 s at 120 Hz.
     pub const DEFAULT_INTERVAL: u64 = 60;
 
-    /// Snapshots every `interval` steps (at least 1), at most `capacity` (at least 2) kept.
+    /// The most snapshots a timeline may keep, 2^26: above the 36,000,001 that
+    /// [`covering`](Self::covering) asks for at its limits (3600 s at 1e-4 s a step, a
+    /// snapshot every step), far below what would overflow an allocation.
+    pub const MAX_CAPACITY: usize = 1 << 26;
+
+    /// Snapshots every `interval` steps (at least 1), at most `capacity` kept (2 ..=
+    /// [`MAX_CAPACITY`](Self::MAX_CAPACITY)). Room for the snapshots is taken as they come,
+    /// not reserved here.
     pub fn new(interval: u64, capacity: usize) -> Result<Self, PhysicsError> {
         if interval == 0 {
             return Err(crate::physics::world::invalid("interval", interval, "at least 1 step"));
         }
-        if capacity < 2 {
-            return Err(crate::physics::world::invalid("capacity", capacity, "at least 2"));
+        if !(2..=Self::MAX_CAPACITY).contains(&capacity) {
+            let allowed = format!("2 ..= {}", Self::MAX_CAPACITY);
+            return Err(crate::physics::world::invalid("capacity", capacity, allowed));
         }
-        Ok(Timeline { interval, capacity, snapshots: VecDeque::with_capacity(capacity) })
+        Ok(Timeline { interval, capacity, snapshots: VecDeque::new() })
     }
 
     /// A timeline that reaches at least `seconds` back at steps of `time_step` s, with a
@@ -52,7 +60,11 @@ impl Timeline {
         let interval = interval.max(1);
         // One more than the span needs: the oldest one must lie at or before `now − span`.
         let capacity = (steps as u64).div_ceil(interval) as usize + 1;
-        Timeline { interval, capacity: capacity.max(2), snapshots: VecDeque::new() }
+        Timeline {
+            interval,
+            capacity: capacity.clamp(2, Self::MAX_CAPACITY),
+            snapshots: VecDeque::new(),
+        }
     }
 
     /// Steps between two snapshots.
