@@ -6,7 +6,8 @@ mod common;
 
 use bevy_sandbox_physics::physics::scenes::{self, SceneRng};
 use bevy_sandbox_physics::physics::{
-    BodyDesc, BodyHandle, Input, PhysicsConfig, Recorder, ReplayError, Timeline, WallId, World,
+    BodyDesc, BodyHandle, Input, InputLog, LoggedInput, PhysicsConfig, Recorder, ReplayError,
+    Timeline, WallId, World,
 };
 use glam::Vec2;
 
@@ -254,4 +255,106 @@ fn a_timeline_capacity_beyond_its_bound_is_refused_naming_field_and_range_r_scn_
     // The largest allowed capacity is accepted (room is taken as snapshots come).
     let timeline = Timeline::new(10, Timeline::MAX_CAPACITY).expect("valid");
     assert_eq!(timeline.capacity(), Timeline::MAX_CAPACITY);
+}
+
+/// A short recorded session from step 30 to 160 with inputs at steps 30, 40, 50 and 100,
+/// and the world it started from.
+fn short_log() -> (World, InputLog) {
+    let mut world = World::new(Vec2::splat(500.0), PhysicsConfig::default()).expect("valid");
+    world.add_body(BodyDesc::circle(20.0, Vec2::new(250.0, 100.0))).expect("inside");
+    for _ in 0..30 {
+        world.step(world.config().time_step).expect("a valid step");
+    }
+    let mut recorder = Recorder::new(world);
+    for step in 30..160 {
+        if [30, 40, 50, 100].contains(&step) {
+            recorder.apply(Input::SetGravityEnabled(step != 40)).expect("accepted");
+        }
+        recorder.step().expect("a valid step");
+    }
+    let start = recorder.start_world();
+    let (_, log) = recorder.finish();
+    assert_eq!((log.start_step, log.end_step, log.inputs.len()), (30, 160, 4));
+    assert_eq!(log.checks.iter().map(|c| c.0).collect::<Vec<_>>(), [90, 150, 160]);
+    let mut honest = start.clone();
+    log.replay(&mut honest, |_| {}).expect("the log as recorded replays");
+    (start, log)
+}
+
+/// Replays `log` on `start` (at most 1,000 steps), expecting it refused as invalid before
+/// any step, with a message naming `field` and its allowed range.
+#[track_caller]
+fn refused_log(start: &World, log: &InputLog, field: &str) -> String {
+    let mut world = start.clone();
+    let from = world.step_count();
+    let result =
+        log.replay(&mut world, |w| assert!(w.step_count() < from + 1_000, "stepped on and on"));
+    let Err(error @ ReplayError::InvalidLog { .. }) = result else {
+        panic!("expected an invalid log, got {result:?}");
+    };
+    assert_eq!(world.step_count(), from, "refused before any step");
+    let message = error.to_string();
+    assert!(message.contains(field) && message.contains(" ..= "), "{message}");
+    message
+}
+
+#[test]
+fn a_log_with_its_inputs_reversed_is_refused_r_scn_2() {
+    let (start, mut log) = short_log();
+    log.inputs.reverse();
+    refused_log(&start, &log, "inputs[1].step");
+}
+
+#[test]
+fn a_log_with_an_input_after_a_later_one_is_refused_r_scn_2() {
+    let (start, mut log) = short_log();
+    let early = log.inputs[1].clone();
+    log.inputs.push(early);
+    let message = refused_log(&start, &log, "inputs[4].step");
+    assert!(message.contains("100 ..= 160"), "{message}");
+}
+
+#[test]
+fn a_log_with_an_input_outside_its_steps_is_refused_r_scn_2() {
+    let (start, log) = short_log();
+    let mut before = log.clone();
+    before.inputs[0].step = 10;
+    let message = refused_log(&start, &before, "inputs[0].step");
+    assert!(message.contains("30 ..= 160"), "{message}");
+    let mut after = log;
+    after.inputs.push(LoggedInput { step: 161, input: Input::WakeAll });
+    refused_log(&start, &after, "inputs[4].step");
+}
+
+#[test]
+fn a_log_with_its_checks_out_of_order_or_range_is_refused_r_scn_2() {
+    let (start, log) = short_log();
+    let mut swapped = log.clone();
+    swapped.checks.swap(0, 1);
+    refused_log(&start, &swapped, "checks[1]");
+    let mut twice = log.clone();
+    twice.checks.insert(1, twice.checks[0]);
+    refused_log(&start, &twice, "checks[1]");
+    let mut at_start = log.clone();
+    at_start.checks.insert(0, (30, 0));
+    let message = refused_log(&start, &at_start, "checks[0]");
+    assert!(message.contains("31 ..= 160"), "{message}");
+    let mut beyond = log;
+    beyond.checks.push((220, 0));
+    refused_log(&start, &beyond, "checks[3]");
+}
+
+#[test]
+fn a_log_whose_end_is_before_its_start_or_too_far_is_refused_r_scn_2() {
+    let (start, log) = short_log();
+    let mut backwards = log.clone();
+    backwards.end_step = 10;
+    backwards.inputs.clear();
+    backwards.checks.clear();
+    refused_log(&start, &backwards, "end_step");
+    let mut endless = log;
+    endless.end_step = u64::MAX;
+    let message = refused_log(&start, &endless, "end_step");
+    let last = 30 + InputLog::MAX_STEPS;
+    assert!(message.contains(&format!("30 ..= {last}")), "{message}");
 }

@@ -200,6 +200,16 @@ pub enum ReplayError {
         /// The hash found.
         found: u64,
     },
+    /// The log itself is malformed (checked before a replay takes a step): a step out of
+    /// order or out of the log's range, or a span longer than [`InputLog::MAX_STEPS`].
+    InvalidLog {
+        /// The field, as `end_step`, `inputs[3].step` or `checks[1]`.
+        field: String,
+        /// Its value (a step).
+        value: u64,
+        /// The values allowed there.
+        allowed: String,
+    },
     /// A rewind to a step the timeline does not reach (or a recorder without a timeline).
     OutOfReach {
         /// The step asked for.
@@ -224,6 +234,9 @@ impl fmt::Display for ReplayError {
                 f,
                 "replay diverged at step {step}: state hash {found:#018x}, recorded {expected:#018x}"
             ),
+            ReplayError::InvalidLog { field, value, allowed } => {
+                write!(f, "invalid input log: {field} is {value}, allowed {allowed}")
+            }
             ReplayError::OutOfReach { step, oldest: Some(oldest), newest } => {
                 write!(
                     f,
@@ -246,6 +259,10 @@ impl InputLog {
     /// Steps between two state hashes in the log.
     pub const CHECK_INTERVAL: u64 = 60;
 
+    /// The most steps a log may span, `end_step − start_step`: 2^26, 155 hours at 120 Hz.
+    /// A replay of a longer log is refused rather than stepping practically forever.
+    pub const MAX_STEPS: u64 = 1 << 26;
+
     /// An empty log starting at `step`.
     pub fn new(step: u64) -> Self {
         InputLog {
@@ -257,15 +274,58 @@ impl InputLog {
         }
     }
 
+    /// Checks what a replay relies on, naming the first field that breaks it:
+    /// `end_step` in `start_step ..= start_step + MAX_STEPS`; the inputs' steps rising (or
+    /// equal) within `start_step ..= end_step`; the checks' steps strictly rising within
+    /// `start_step + 1 ..= end_step` (a check follows a step). A replay would otherwise
+    /// skip an input or a check out of place without a word.
+    pub fn validate(&self) -> Result<(), ReplayError> {
+        let (start, end) = (self.start_step, self.end_step);
+        let invalid = |field: String, value: u64, allowed: String| {
+            Err(ReplayError::InvalidLog { field, value, allowed })
+        };
+        let last = start.saturating_add(Self::MAX_STEPS);
+        if !(start..=last).contains(&end) {
+            let allowed =
+                format!("{start} ..= {last} (from start_step, at most {} steps)", Self::MAX_STEPS);
+            return invalid("end_step".into(), end, allowed);
+        }
+        let mut lowest = start;
+        for (i, logged) in self.inputs.iter().enumerate() {
+            if !(lowest..=end).contains(&logged.step) {
+                let allowed =
+                    format!("{lowest} ..= {end} (in step order, within start_step ..= end_step)");
+                return invalid(format!("inputs[{i}].step"), logged.step, allowed);
+            }
+            lowest = logged.step;
+        }
+        let mut lowest = start.checked_add(1);
+        for (i, &(step, _)) in self.checks.iter().enumerate() {
+            match lowest {
+                Some(low) if (low..=end).contains(&step) => lowest = step.checked_add(1),
+                _ => {
+                    let low = lowest.map_or_else(|| "none".to_owned(), |low| low.to_string());
+                    let allowed = format!(
+                        "{low} ..= {end} (rising step order, within start_step + 1 ..= end_step)"
+                    );
+                    return invalid(format!("checks[{i}] step"), step, allowed);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Replays the log on `world`, which must be the session's start (for instance loaded
     /// from the scene file saved with the log): applies each input at its step and steps at
     /// the config's time step up to `end_step`, calling `after_step` after every step, and
-    /// checks the recorded hashes and added handles on the way.
+    /// checks the recorded hashes and added handles on the way. A malformed log (see
+    /// [`validate`](Self::validate)) is refused before the first step.
     pub fn replay(
         &self,
         world: &mut World,
         mut after_step: impl FnMut(&World),
     ) -> Result<(), ReplayError> {
+        self.validate()?;
         if world.step_count() != self.start_step {
             return Err(ReplayError::WrongStart {
                 expected: self.start_step,

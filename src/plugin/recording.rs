@@ -278,6 +278,10 @@ impl Command for PlayPhysicsRecording {
 
     fn apply(self, world: &mut World) {
         let SessionRecording { start, log } = self.0;
+        // An input or a check out of order or range would be skipped without a word.
+        if let Err(error) = log.validate() {
+            return warn_world(world, format!("recording refused: {error}"));
+        }
         let core = match start.to_world() {
             Ok(core) if core.step_count() == log.start_step => core,
             Ok(core) => {
