@@ -44,8 +44,8 @@ pub fn clamp_length(v: Vec2, max: f32) -> Vec2 {
     } else if length_squared.is_finite() {
         max * (v / length_squared.sqrt())
     } else {
-        let scaled = v / v.abs().max_element();
-        max * (scaled / scaled.length())
+        // The square overflowed: `normalize_finite` scales by the largest component first.
+        normalize_finite(v).map_or(v, |unit| max * unit)
     }
 }
 
@@ -55,7 +55,7 @@ pub fn clamp_length(v: Vec2, max: f32) -> Vec2 {
 /// infinity, and below about 1e-19 it is subnormal (losing digits) or 0, so that a direction
 /// such as (1e20, 0) or (1e-23, 0) could not be normalised. This computes the same bits as
 /// `v / v.length()` where the square is a normal f32 and otherwise scales `v` by its largest
-/// component first, which makes that component ±1 exactly (as [`clamp_length`] does).
+/// component first, which makes that component ±1 exactly ([`clamp_length`] uses it so).
 #[inline]
 pub(crate) fn normalize_finite(v: Vec2) -> Option<Vec2> {
     if !v.is_finite() || v == Vec2::ZERO {

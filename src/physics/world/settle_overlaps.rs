@@ -47,25 +47,30 @@ pub(super) struct Overlap {
     pub(super) depth: f32,
 }
 
-/// The block of [`SETTLE_CELL`] cells a box covers, inclusive on both ends. A cell's
-/// coordinate is `floor(x / SETTLE_CELL)`, saturated to i64 far out.
+/// The block of square cells a box covers, inclusive on both ends. A cell's coordinate is
+/// `floor(x / side)`, saturated to i64 far out.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Cells {
+pub(super) struct Cells {
     x: (i64, i64),
     y: (i64, i64),
 }
 
 impl Cells {
-    /// The cells of the box of half extents `half` around `centre`.
-    fn of(centre: Vec2, half: Vec2) -> Self {
-        let cell_of = |x: f32| (x / SETTLE_CELL).floor() as i64;
-        let (min, max) = (centre - half, centre + half);
+    /// The cells of side `side` that the box `min ..= max` covers.
+    pub(super) fn covering(side: f32, min: Vec2, max: Vec2) -> Self {
+        let cell_of = |x: f32| (x / side).floor() as i64;
         Cells { x: (cell_of(min.x), cell_of(max.x)), y: (cell_of(min.y), cell_of(max.y)) }
     }
 
+    /// The [`SETTLE_CELL`] cells of the box of half extents `half` around `centre`.
+    fn of(centre: Vec2, half: Vec2) -> Self {
+        Cells::covering(SETTLE_CELL, centre - half, centre + half)
+    }
+
     /// How many cells, saturated (the i128 difference of two saturated ends fits a u64).
-    fn count(&self) -> u64 {
-        let along = |(low, high): (i64, i64)| (i128::from(high) - i128::from(low) + 1) as u64;
+    pub(super) fn count(&self) -> u64 {
+        let along =
+            |(low, high): (i64, i64)| (i128::from(high) - i128::from(low) + 1).max(0) as u64;
         along(self.x).saturating_mul(along(self.y))
     }
 
@@ -81,12 +86,23 @@ impl Cells {
     }
 
     /// Calls `visit` with each cell, row by row.
-    fn for_each(&self, mut visit: impl FnMut((i64, i64))) {
+    pub(super) fn for_each(&self, mut visit: impl FnMut((i64, i64))) {
+        self.any(|key| {
+            visit(key);
+            false
+        });
+    }
+
+    /// Calls `visit` with each cell, row by row, until it returns true; whether it did.
+    pub(super) fn any(&self, mut visit: impl FnMut((i64, i64)) -> bool) -> bool {
         for y in self.y.0..=self.y.1 {
             for x in self.x.0..=self.x.1 {
-                visit((x, y));
+                if visit((x, y)) {
+                    return true;
+                }
             }
         }
+        false
     }
 }
 

@@ -36,7 +36,7 @@
 
 use std::collections::HashSet;
 
-use super::settle_overlaps::overlaps_after_settling;
+use super::settle_overlaps::{Cells, overlaps_after_settling};
 use super::*;
 
 impl World {
@@ -594,10 +594,8 @@ impl<'a> BoxGrid<'a> {
         let cell = largest.fold(1.0, f32::max);
         let mut cells: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
         for (i, &(min, max)) in boxes.iter().enumerate() {
-            for_cells(cell, min - margin, max + margin, |key| {
-                cells.entry(key).or_default().push(i as u32);
-                false
-            });
+            Cells::covering(cell, min - margin, max + margin)
+                .for_each(|key| cells.entry(key).or_default().push(i as u32));
         }
         BoxGrid { boxes, cell, cells }
     }
@@ -605,7 +603,7 @@ impl<'a> BoxGrid<'a> {
     /// Whether [`touches`](Self::touches) looks the box `(min, max)` up cell by cell: unless
     /// it covers more cells than there are boxes.
     fn walks_cells(&self, (min, max): (Vec2, Vec2)) -> bool {
-        cells_covered(self.cell, min, max) <= self.boxes.len() as u64
+        Cells::covering(self.cell, min, max).count() <= self.boxes.len() as u64
     }
 
     /// Whether the box `(min, max)` touches one of the grown boxes.
@@ -621,36 +619,10 @@ impl<'a> BoxGrid<'a> {
         if !self.walks_cells((min, max)) {
             return self.boxes.iter().any(meets);
         }
-        let mut found = false;
-        for_cells(self.cell, min, max, |key| {
-            found = self
-                .cells
-                .get(&key)
-                .is_some_and(|list| list.iter().any(|&i| meets(&self.boxes[i as usize])));
-            found
-        });
-        found
-    }
-}
-
-/// How many square cells of side `cell` the box `min ..= max` covers, as `for_cells` visits
-/// them (saturated far out).
-fn cells_covered(cell: f32, min: Vec2, max: Vec2) -> u64 {
-    let cell_of = |x: f32| i128::from((x / cell).floor() as i64);
-    let along = |low: f32, high: f32| (cell_of(high) - cell_of(low) + 1).max(0) as u64;
-    along(min.x, max.x).saturating_mul(along(min.y, max.y))
-}
-
-/// Calls `visit` with each square cell of side `cell` that the box `min ..= max` covers,
-/// until it returns true.
-fn for_cells(cell: f32, min: Vec2, max: Vec2, mut visit: impl FnMut((i64, i64)) -> bool) {
-    let cell_of = |x: f32| (x / cell).floor() as i64;
-    for y in cell_of(min.y)..=cell_of(max.y) {
-        for x in cell_of(min.x)..=cell_of(max.x) {
-            if visit((x, y)) {
-                return;
-            }
-        }
+        Cells::covering(self.cell, min, max).any(|key| {
+            let listed = self.cells.get(&key);
+            listed.is_some_and(|list| list.iter().any(|&i| meets(&self.boxes[i as usize])))
+        })
     }
 }
 
