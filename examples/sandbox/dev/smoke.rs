@@ -245,6 +245,12 @@ pub(super) fn move_pointer(smoke: &mut Smoke, at: Vec2) {
     smoke.pointer = at;
 }
 
+/// Empty space, in world px: high above the pile, in the middle of the world, where the
+/// script's clicks and taps spawn a body.
+pub(super) fn empty_space(walls: Rect) -> Vec2 {
+    Vec2::new(walls.center().x, walls.max.y - 60.0)
+}
+
 /// A point on the palette window's left margin (inside its frame, left of its widgets),
 /// `below` px under its middle; `None` while the palette is not shown. A failure unless the
 /// world lies under it with room for the palette's body inside the walls: there a click
@@ -357,8 +363,7 @@ fn run_script(
             xdotool(&mut smoke, &["key", "e"]);
         }
         SPAWN_AIM => {
-            // Empty space: high above the pile, in the middle of the world.
-            if let Some(at) = to_screen(Vec2::new(walls.center().x, walls.max.y - 60.0)) {
+            if let Some(at) = to_screen(empty_space(walls)) {
                 move_pointer(&mut smoke, at);
                 smoke.note("spawn_x", f64::from(at.x));
                 smoke.note("spawn_y", f64::from(at.y));
@@ -394,7 +399,7 @@ fn run_script(
         QUICK_AWAY => {
             // Off the panels again, so that the next click lands on the palette in the
             // frame the pointer arrives there.
-            if let Some(at) = to_screen(Vec2::new(walls.center().x, walls.max.y - 60.0)) {
+            if let Some(at) = to_screen(empty_space(walls)) {
                 move_pointer(&mut smoke, at);
             }
         }

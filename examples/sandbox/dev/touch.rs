@@ -33,7 +33,7 @@ use bevy_sandbox_physics::prelude::*;
 
 use super::frames::*;
 use super::shot::screen_of;
-use super::smoke::{PanelRects, Smoke, move_pointer, on_palette_margin};
+use super::smoke::{PanelRects, Smoke, empty_space, move_pointer, on_palette_margin};
 use crate::tools::{EguiFocus, Palette};
 
 /// The finger of the tap on the palette (winit numbers fingers with any `u64`).
@@ -102,8 +102,7 @@ pub(super) fn tap_script(
     let frame = smoke.frame;
     let (Ok(window), Some(camera)) = (windows.single(), cameras.iter().next()) else { return };
     let walls = bounds.0;
-    // Empty space: high above the pile, in the middle of the world (the spawn click's aim).
-    let empty = screen_of(camera, Vec2::new(walls.center().x, walls.max.y - 60.0));
+    let empty = screen_of(camera, empty_space(walls));
     let count = physics.len() as f64;
     match frame {
         TAP_AWAY => {
