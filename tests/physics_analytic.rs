@@ -366,6 +366,54 @@ fn a_perfectly_elastic_ball_never_bounces_higher_r_res_5() {
     }
 }
 
+/// §7 and R-RES-4 together bound how long a ball keeps bouncing: it lands at `v₀`, leaves
+/// at `e·v₀`, lands again at that speed (the flight is symmetric), and bounces while it
+/// lands at 50 px/s or more, so from its first landing until its last it flies
+/// `Σ 2·eⁿ·v₀/g` in all (`2·v₀/(g·(1 − e))` without the threshold). A rubber ball (e = 0.8)
+/// dropped 1,700 px, the height the mixed piles of `physics::scenes` fall from, lands at
+/// the speed limit (1,296 px/s, §12) and bounces 15 times for about 10 s: no pile with
+/// rubber in it can be asleep within R-REST-3's 5 s without breaking this (docs/physics.md
+/// O2). Tolerances: a discrete flight lands up to g·dt faster or slower than it left, so
+/// the last landing, near the threshold, may bounce once more or once less than the
+/// analytic count; each flight's time is off by up to 3·dt (its speeds by g·dt, its landing
+/// seen at a step's end).
+#[test]
+fn a_rubber_ball_bounces_for_the_sum_of_its_flight_times_r_res_2_r_res_4() {
+    let config = PhysicsConfig::default();
+    let (g, e, threshold) = (config.gravity.y, Material::RUBBER.restitution, 50.0_f32);
+    let (r, floor, drop) = (20.0, 1800.0, 1700.0_f32);
+    let mut w = world_with(Vec2::new(400.0, floor), config.clone());
+    let ball = add(
+        &mut w,
+        BodyDesc::circle(r, Vec2::new(200.0, floor - r - drop)).with_material(Material::RUBBER),
+    );
+    // Analytic: the first landing speed, the flights after it, and how many bounce.
+    let first = (2.0 * g * drop).sqrt().min(config.max_speed);
+    let flight = |n: u32| 2.0 * e.powi(n as i32) * first / g;
+    let bounces = (0..).take_while(|&n| e.powi(n) * first >= threshold).count() as u32;
+    assert_eq!(bounces, 15, "the analytic count itself");
+    // Simulated: the steps at which the ball turns from falling to rising.
+    let mut turns = Vec::new();
+    let mut previous_vy = 0.0_f32;
+    for step in 0..(20.0 / DT) as u32 {
+        w.step(DT).unwrap();
+        let vy = vel(&w, ball).y;
+        if previous_vy > 0.0 && vy < 0.0 {
+            turns.push(step as f32 * DT);
+        }
+        previous_vy = vy;
+    }
+    let seen = turns.len() as u32;
+    assert!(seen.abs_diff(bounces) <= 1, "{seen} bounces, at {turns:?}");
+    // From the first landing to the last: the flights between them.
+    let bouncing = turns[turns.len() - 1] - turns[0];
+    let expected: f32 = (1..seen).map(flight).sum();
+    let tolerance = (seen - 1) as f32 * 3.0 * DT;
+    assert_close(bouncing, expected, tolerance, "time from the first landing to the last");
+    assert!(bouncing > 5.0, "bounces for {bouncing} s");
+    assert!(w.body(ball).unwrap().is_sleeping(), "at rest after 20 s");
+}
+
 /// Settles a body on the floor of a wide world and returns the world and handle.
 fn settled(
     desc: BodyDesc,
