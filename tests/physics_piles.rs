@@ -108,8 +108,8 @@ fn a_pour_of_1000_equal_density_circles_falls_asleep_r_rest_3() {
 /// R-REST-3: 4,000 wood circles poured likewise, a pile some 60 rows deep. Measured: all
 /// asleep 4.16 s after the last arrival (18.7 s before D8, 5.20 s before D11 and D12, with
 /// which it "breathed" too long, 4.18 s before D13, 4.13 s before D10 acted under gravity,
-/// 4.49 s before D10 judged flat islands as without gravity; seeds 1–6 4.1–4.7 s then, 3.87–4.98 s on 2026-12-03, all
-/// within 5 s).
+/// 4.49 s before D10 judged flat islands as without gravity; seeds 1–6 4.1–4.7 s then,
+/// 3.87–4.98 s on 2026-12-03, all within 5 s).
 #[test]
 fn a_pour_of_4000_equal_density_circles_falls_asleep_r_rest_3() {
     assert_falls_asleep(&scenes::pour(4_000, 1));
