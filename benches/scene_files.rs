@@ -94,7 +94,8 @@ fn paired(world: &World) {
                 }
                 _ => {
                     let timeline = Timeline::covering(10.0, 1.0 / 120.0);
-                    let mut recorder = Recorder::with_timeline(world, timeline);
+                    let mut recorder =
+                        Recorder::with_timeline(world, timeline).expect("an empty timeline");
                     for _ in 0..120 {
                         recorder.step().expect("a valid step");
                     }
@@ -149,7 +150,8 @@ fn recording(c: &mut Criterion) {
         b.iter(|| recorded.step().expect("a valid step"))
     });
     let mut rewinding =
-        Recorder::with_timeline(world.clone(), Timeline::covering(10.0, 1.0 / 120.0));
+        Recorder::with_timeline(world.clone(), Timeline::covering(10.0, 1.0 / 120.0))
+            .expect("an empty timeline");
     group.bench_function(BenchmarkId::new("rewind", 2_000), |b| {
         b.iter(|| rewinding.step().expect("a valid step"))
     });

@@ -23,7 +23,7 @@ fn session(steps: u64, timeline: Option<Timeline>) -> (Recorder, Vec<u64>) {
         start.step(config.time_step).expect("a valid step");
     }
     let mut recorder = match timeline {
-        Some(timeline) => Recorder::with_timeline(start, timeline),
+        Some(timeline) => Recorder::with_timeline(start, timeline).expect("an empty timeline"),
         None => Recorder::new(start),
     };
     let mut hashes = vec![0; 30];
@@ -186,12 +186,60 @@ fn a_rewind_reproduces_the_step_and_resumes_from_it_r_scn_2() {
     assert!(matches!(beyond.rewind_to(now + 1), Err(ReplayError::OutOfReach { .. })));
 }
 
+/// A timeline that holds snapshots already is of another world, or of this one before the
+/// recording started without the inputs from there: a recorder refuses it, naming it, rather
+/// than rewinding into that world (three bodies turned into one) or before its start.
+#[test]
+fn a_recorder_refuses_a_timeline_that_holds_snapshots_already_r_scn_2() {
+    let config = PhysicsConfig::default();
+    let world_of = |bodies: usize| {
+        let mut world = World::new(Vec2::splat(500.0), config.clone()).expect("valid");
+        for i in 0..bodies {
+            let at = Vec2::new(100.0 + 100.0 * i as f32, 100.0);
+            world.add_body(BodyDesc::circle(20.0, at)).expect("inside");
+        }
+        world
+    };
+    let mut three = Recorder::with_timeline(world_of(3), Timeline::new(10, 20).expect("valid"))
+        .expect("an empty timeline");
+    for _ in 0..100 {
+        three.step().expect("a valid step");
+    }
+    let foreign = three.timeline().expect("kept").clone();
+    assert_eq!(foreign.len(), 11, "steps 0, 10, …, 100");
+    let refused = Recorder::with_timeline(world_of(1), foreign.clone());
+    let message = refused.expect_err("another world's snapshots").to_string();
+    assert!(message.contains("timeline") && message.contains("11 snapshots"), "{message}");
+    assert!(message.contains("allowed: 0 snapshots"), "{message}");
+
+    // This world's own snapshots from before the recording: refused as well.
+    let mut one = world_of(1);
+    let mut earlier = Timeline::new(10, 20).expect("valid");
+    for _ in 0..30 {
+        one.step(config.time_step).expect("a valid step");
+        earlier.observe(&one);
+    }
+    assert!(Recorder::with_timeline(one.clone(), earlier.clone()).is_err());
+
+    // Emptied, the same timeline is taken, and reaches back to the start and no further.
+    earlier.clear();
+    let mut recorder = Recorder::with_timeline(one, earlier).expect("an empty timeline");
+    for _ in 0..25 {
+        recorder.step().expect("a valid step");
+    }
+    let beyond = recorder.clone().rewind_to(29);
+    assert!(matches!(beyond, Err(ReplayError::OutOfReach { oldest: Some(30), .. })), "{beyond:?}");
+    recorder.rewind_to(30).expect("the start");
+    assert_eq!(recorder.world().body_count(), 1);
+    assert_eq!(recorder.world().state_hash(), recorder.start_world().state_hash());
+}
+
 #[test]
 fn the_timeline_keeps_at_most_its_capacity_and_reports_its_memory_r_scn_2() {
     let config = PhysicsConfig { sleeping_enabled: false, ..PhysicsConfig::default() };
     let world = scenes::mixed(500, 2).build(config).expect("the scene builds");
     let timeline = Timeline::new(10, 5).expect("valid");
-    let mut recorder = Recorder::with_timeline(world, timeline);
+    let mut recorder = Recorder::with_timeline(world, timeline).expect("an empty timeline");
     for _ in 0..200 {
         recorder.step().expect("a valid step");
         assert!(recorder.timeline().is_some_and(|t| t.len() <= 5));

@@ -407,10 +407,22 @@ impl Recorder {
         Recorder { start: world.snapshot(), world, log, timeline: None }
     }
 
-    /// Starts recording `world`, keeping `timeline` to rewind.
-    pub fn with_timeline(world: World, mut timeline: Timeline) -> Self {
+    /// Starts recording `world`, keeping `timeline` to rewind; its first snapshot is
+    /// `world` as it is now.
+    ///
+    /// The timeline must be empty (fresh from [`Timeline::new`] or
+    /// [`Timeline::covering`], or emptied with [`Timeline::clear`]): a snapshot it held
+    /// already would be of another world, or of this one before the recording started,
+    /// without the inputs that led from it, and a rewind to it would swap that world in.
+    /// One holding snapshots is refused, naming `timeline` and how many it holds.
+    pub fn with_timeline(world: World, mut timeline: Timeline) -> Result<Self, PhysicsError> {
+        if !timeline.is_empty() {
+            let held = format!("{} snapshots held", timeline.len());
+            let allowed = "0 snapshots (an empty timeline: the recording's start is its first)";
+            return Err(crate::physics::world::invalid("timeline", held, allowed));
+        }
         timeline.observe(&world);
-        Recorder { timeline: Some(timeline), ..Recorder::new(world) }
+        Ok(Recorder { timeline: Some(timeline), ..Recorder::new(world) })
     }
 
     /// The world.
