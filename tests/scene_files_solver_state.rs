@@ -72,6 +72,41 @@ fn a_sensor_overlap_of_unknown_ids_or_a_body_with_itself_is_refused_r_scn_1() {
     assert!(message.contains("two different bodies"), "{message}");
 }
 
+/// A sensor overlap's step is the last step that found it, numbered before it ran: below
+/// the solver state's step count. One at or after it (found in a step not yet taken) is
+/// refused naming the field and its range; what a world leaves there loads.
+#[test]
+fn a_sensor_overlap_found_at_or_after_the_step_count_is_refused_r_scn_1() {
+    let mut world = World::new(Vec2::new(800.0, 600.0), PhysicsConfig::default()).expect("valid");
+    let zone = BodyDesc::rect(Vec2::new(800.0, 200.0), Vec2::new(400.0, 500.0)).fixed().sensor();
+    world.add_body(zone).expect("inside");
+    world.add_body(BodyDesc::circle(12.0, Vec2::new(400.0, 560.0))).expect("inside");
+    for _ in 0..10 {
+        world.step(1.0 / 120.0).expect("a valid step");
+    }
+    let scene = SceneFile::capture(&world);
+    let state = scene.solver_state.as_ref().expect("captured");
+    assert_eq!(state.step, 10);
+    assert_eq!(state.sensor_overlaps.len(), 1, "the ball inside the zone");
+    assert_eq!(state.sensor_overlaps[0].2, 9, "found by the tenth step, number 9");
+    scene.to_world().expect("the overlap as the world left it loads");
+
+    for found in [10, 11, 1 << 53, u64::MAX] {
+        let mut bad = scene.clone();
+        bad.solver_state.as_mut().expect("captured").sensor_overlaps[0].2 = found;
+        let message = refusal(&bad);
+        assert!(message.contains("solver_state.sensor_overlaps[0]"), "{found}: {message}");
+        assert!(message.contains(&format!("step = {found}")), "{found}: {message}");
+        assert!(message.contains("0 ..= 9 (before solver_state.step, 10)"), "{message}");
+    }
+    // At step 0 no step has run: no overlap can have been found.
+    let mut fresh = scene.clone();
+    fresh.solver_state.as_mut().expect("captured").step = 0;
+    fresh.solver_state.as_mut().expect("captured").sensor_overlaps[0].2 = 0;
+    let message = refusal(&fresh);
+    assert!(message.contains("step = 0") && message.contains("none"), "{message}");
+}
+
 #[test]
 fn warm_start_impulses_beyond_1e20_are_refused_naming_the_impulse_r_scn_1() {
     let world = stacked(Vec2::new(60.0, 30.0), 1.0, 20);

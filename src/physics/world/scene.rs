@@ -228,7 +228,8 @@ pub struct SolverState {
     pub next_island_id: u32,
     /// The warm-start cache: last step's contact impulses (§6), in the cache's order.
     pub contacts: Vec<CachedContact>,
-    /// Sensor overlaps in progress (R-GAME-2): pair key and the last step that found it.
+    /// Sensor overlaps in progress (R-GAME-2): pair key and the last step that found it
+    /// (its number before it ran, so below `step`).
     pub sensor_overlaps: Vec<(u64, u64, u64)>,
     /// Collision events waiting for the next step (ends of removed bodies' pairs).
     pub pending_ends: Vec<CollisionEvent>,

@@ -280,6 +280,11 @@ fn cache_entry(c: &CachedContact) -> snapshot::CacheEntry {
 /// each cached contact and sensor overlap a valid key (impulses finite and within
 /// ±[`MAX_CACHED_IMPULSE`]), each pending event a contact's end between valid sides, and
 /// the step count at most [`MAX_STEP`].
+///
+/// A sensor overlap's step is the number, before it ran, of the last step that found it,
+/// so below the step count: the next step, number `step`, keeps an overlap stamped with
+/// its own number as found even where it is gone, reporting its end a step late, and one
+/// stamped later claims a step that never ran.
 fn check_solver_state(state: &SolverState, bodies: usize) -> Result<(), SceneError> {
     let at = |field: &str| format!("solver_state.{field}");
     if state.step > MAX_STEP {
@@ -335,11 +340,18 @@ fn check_solver_state(state: &SolverState, bodies: usize) -> Result<(), SceneErr
     if let Some(w) = keys.windows(2).find(|w| w[0] == w[1]) {
         return Err(refuse(at("contacts"), "a, b", format!("{:?}", w[0]), "each pair once"));
     }
-    for (i, &(a, b, _)) in state.sensor_overlaps.iter().enumerate() {
+    for (i, &(a, b, found)) in state.sensor_overlaps.iter().enumerate() {
         let here = at(&format!("sensor_overlaps[{i}]"));
         check_key(&here, (a, b), ids)?;
         if a == b {
             return Err(refuse(here, "a, b", format!("({a}, {b})"), "two different bodies"));
+        }
+        if found >= state.step {
+            let allowed = match state.step.checked_sub(1) {
+                Some(last) => format!("0 ..= {last} (before solver_state.step, {})", state.step),
+                None => "none: solver_state.step is 0, no step has found an overlap".to_owned(),
+            };
+            return Err(refuse(here, "step", found, allowed));
         }
     }
     for (i, event) in state.pending_ends.iter().enumerate() {
