@@ -5,7 +5,7 @@
 mod invariants;
 
 use bevy_sandbox_physics::physics::{
-    BodyDesc, Material, PhysicsConfig, PhysicsError, World, scenes,
+    BodyDesc, Material, PhysicsConfig, PhysicsError, World, collide, scenes,
 };
 use glam::Vec2;
 use invariants::*;
@@ -31,6 +31,54 @@ fn a_body_larger_than_the_world_stays_centred_r_pos_3() {
     assert!((centre - Vec2::splat(100.0)).length() < 1e-3, "circle at {centre}");
     let wide = world.body(wide).expect("wide").position();
     assert!((wide.x - 100.0).abs() < 1e-3, "too wide on x only: centred on x, at {wide}");
+}
+
+/// Found by review of D3 and D9: a body wider than the world, which the brake keeps centred
+/// between the two walls of that axis (D3), lies `(its size − the world's) / 2` deep in both
+/// for good. D9 read those wall contacts as deep contacts beyond its settling's reach and
+/// kept the island awake in every step, though every body in it had long come to rest
+/// (0 px/s, the brake not moving it). In an 800 × 600 px world, a box 1000 × 40 px on the
+/// floor, a circle of radius 400 px (taller than the world) and the box with a box and a
+/// ball on it must each fall asleep within 3 s (measured: 0.64, 0.52 and 0.93 s), centred
+/// still (R-POS-3), with no pair deeper than slop + 0.5 px (R-REST-2). Before the fix none
+/// of them slept within 15 s.
+#[test]
+fn a_body_wider_than_the_world_falls_asleep_once_it_rests_r_slp_3() {
+    let config = PhysicsConfig::default();
+    let limit = config.penetration_slop + 0.5;
+    let wide = BodyDesc::rect(Vec2::new(1000.0, 40.0), Vec2::new(400.0, 570.0));
+    let cases = [
+        ("a box 1000 px wide", vec![wide]),
+        ("a circle 800 px tall", vec![BodyDesc::circle(400.0, Vec2::new(400.0, 200.0))]),
+        (
+            "the box with a box and a ball on it",
+            vec![
+                wide,
+                BodyDesc::rect(Vec2::splat(30.0), Vec2::new(300.0, 520.0)),
+                BodyDesc::circle(15.0, Vec2::new(500.0, 520.0)),
+            ],
+        ),
+    ];
+    for (what, bodies) in cases {
+        let mut world = World::new(Vec2::new(800.0, 600.0), config.clone()).expect("world");
+        let handles: Vec<_> =
+            bodies.into_iter().map(|desc| world.add_body(desc).expect("body")).collect();
+        let asleep = (1..=3 * 120).find(|_| {
+            world.step(config.time_step).expect("step");
+            world.stats().awake == 0
+        });
+        assert!(asleep.is_some(), "{what}: {} bodies still awake after 3 s", world.stats().awake);
+        check_contained(&world).expect("centred");
+        check_sleep(&world).expect("one sleeping island");
+        for (i, &a) in handles.iter().enumerate() {
+            for &b in &handles[i + 1..] {
+                let (a, b) = (world.body(a).expect("a"), world.body(b).expect("b"));
+                let depth = collide(&a.shape(), a.position(), &b.shape(), b.position())
+                    .map_or(0.0, |m| m.depth);
+                assert!(depth <= limit, "{what}: asleep with a {depth} px overlap");
+            }
+        }
+    }
 }
 
 /// Issue 7, found by the energy property (gravity toggled off over a resting pile gave

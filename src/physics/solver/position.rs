@@ -257,6 +257,12 @@ impl Projection {
         });
     }
 
+    /// Drops every contact for which `drop(a, b)` holds of its two entries (a body or a
+    /// wall each), keeping the others in their order.
+    pub fn remove_where(&mut self, mut drop: impl FnMut(u32, u32) -> bool) {
+        self.contacts.retain(|c| !drop(c.a, c.b));
+    }
+
     /// Forgets the contacts added so far (keeping the memory).
     pub fn clear(&mut self) {
         self.contacts.clear();

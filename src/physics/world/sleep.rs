@@ -37,6 +37,7 @@
 use std::collections::HashSet;
 
 use super::settle_overlaps::{Cells, overlaps_after_settling};
+use super::walls::centre_settled_wider_bodies;
 use super::*;
 
 impl World {
@@ -237,6 +238,7 @@ impl World {
     /// an island stays awake.
     fn settle_before_sleep(&mut self) {
         let down = self.stacking_direction();
+        let brake_bounds = self.brake_bounds();
         let time_to_sleep = self.config.time_to_sleep;
         let n = self.slots.len();
         let scratch = &mut self.scratch;
@@ -324,6 +326,8 @@ impl World {
                 }
                 scratch.settle_projection.settle(positions, starts, &settings, down, target);
             }
+            // A body wider than the world stays centred (D3, `forget_centred_wall_contacts`).
+            centre_settled_wider_bodies(&self.slots, settling, positions, brake_bounds);
         }
         // Whatever is still deeper than sleep allows keeps its island awake; the others
         // take their settled positions.
@@ -567,7 +571,8 @@ const SETTLE_PASSES: u32 = 128;
 
 /// The deepest contact an island may have beyond the slop, px, for the passes to settle
 /// it before it sleeps (D9): a few times what sleep allows. Deeper overlaps, of a body
-/// larger than the world or squeezed against a wall, are left to the step's own passes.
+/// squeezed against a wall, are left to the step's own passes. (The walls a body wider than
+/// the world is centred between are not among its contacts: `forget_centred_wall_contacts`.)
 const SETTLE_REACH: f32 = 4.0 * DEEP_FOR_SLEEP;
 
 /// How many times at most the settling of D9 adds the pairs it made overlap and runs its

@@ -491,15 +491,10 @@ impl World {
         }
         // The brake reads only its own body's projected position: it runs as each body is
         // written back, saving a pass over the bodies.
-        let (open_min, open_max) = self.open_bounds();
         // With the rule switch `emergency_brake` off (R-LAB-1) the brake's bounds are
         // infinite: every body lies strictly inside them, and `apply` returns at its first
         // test, as for a body far from the walls.
-        let (brake_min, brake_max) = if self.config.emergency_brake {
-            (open_min, open_max)
-        } else {
-            (Vec2::NEG_INFINITY, Vec2::INFINITY)
-        };
+        let (brake_min, brake_max) = self.brake_bounds();
         let brake = WallBrake {
             walls: &self.walls,
             enabled: self.wall_enabled,
@@ -507,7 +502,7 @@ impl World {
             max: brake_max,
             limit: self.config.max_wall_penetration,
         };
-        let mut braked = 0;
+        let (mut braked, mut centred) = (0, false);
         let still_embedded = &self.scratch.still_embedded;
         let mut embedded_left = false;
         for (index, (slot, &position)) in
@@ -522,7 +517,13 @@ impl World {
                 body.flags = if embedded { body.flags | EMBEDDED } else { body.flags & !EMBEDDED };
                 embedded_left |= embedded;
             }
-            braked += usize::from(brake.apply(body));
+            let done = brake.apply(body);
+            braked += usize::from(done.moved);
+            centred |= done.centred;
+        }
+        // The walls a body wider than the world lies in by design (D3) are no deep contacts.
+        if self.config.sleeping_enabled && centred {
+            self.forget_centred_wall_contacts();
         }
         // The bodies in a contact the projection left deeper than R-REST-2 lets an island
         // fall asleep with (slop + 0.5 px): their island is settled before it sleeps (§11,
