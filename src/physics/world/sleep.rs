@@ -570,10 +570,20 @@ pub(super) const DEEP_FOR_SLEEP: f32 = 0.5;
 const SETTLE_PASSES: u32 = 128;
 
 /// The deepest contact an island may have beyond the slop, px, for the passes to settle
-/// it before it sleeps (D9): a few times what sleep allows. Deeper overlaps, of a body
-/// squeezed against a wall, are left to the step's own passes. (The walls a body wider than
-/// the world is centred between are not among its contacts: `forget_centred_wall_contacts`.)
-const SETTLE_REACH: f32 = 4.0 * DEEP_FOR_SLEEP;
+/// it before it sleeps (D9): as far as one of the step's own passes may move a contact
+/// (the default `max_position_correction`). Deeper overlaps, of a body squeezed against a
+/// wall, are left to the step's own passes. (The walls a body wider than the world is
+/// centred between are not among its contacts: `forget_centred_wall_contacts`.)
+///
+/// It was 2 px, a few times what sleep allows, until `mixed(2000, 1)` was traced: an ice
+/// circle on the floor under a force chain of the pile (a normal impulse of 2.7·10⁶ a step)
+/// held the box above it 3.4 px deep, shrinking by about 0.1 px/s, so its island, at rest
+/// from 12 s on, stayed awake until the contact came within reach at 20.7 s (18.0 s after the
+/// last arrival). With 6 px it sleeps 5.60 s after the last arrival, every contact settled
+/// (the exact test of the moved bodies still guards R-REST-2); the other piles and
+/// R-SLP-5's 40 seeds of `mixed(60, s)` sleep at the same step as before, and so they do
+/// with no reach at all.
+const SETTLE_REACH: f32 = 6.0;
 
 /// How many times at most the settling of D9 adds the pairs it made overlap and runs its
 /// passes again.

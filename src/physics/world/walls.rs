@@ -165,8 +165,8 @@ impl World {
     /// axis for good, by design, and no projection can take that out. D9 read those two
     /// contacts as deep: a body 1000 × 40 px resting alone on the floor of an 800 × 600 px
     /// world, its rest counting on at 0 px/s, had two wall contacts 100 px deep, beyond the
-    /// settling's reach (slop + 2.5 px), so its island was kept awake in every step from
-    /// its 77th on, and never slept (nor did a circle of radius 400 centred between floor
+    /// settling's reach (`SETTLE_REACH` past the slop), so its island was kept awake in
+    /// every step from its 77th on, and never slept (nor did a circle of radius 400 centred between floor
     /// and top, or the box with two small bodies on it, within 15 s). Without those
     /// contacts they fall asleep 0.64, 0.52 and 0.93 s after the start
     /// (`a_body_wider_than_the_world_falls_asleep_once_it_rests_r_slp_3`). The brake's
