@@ -159,3 +159,69 @@ fn hostile_query_input_is_an_error_naming_the_field_r_game_6() {
         }
     }
 }
+
+/// How a body leaves the simulation in the middle of a frame: its body stays in the core
+/// until the next frame starts, with no entity to name.
+#[derive(Clone, Copy, Debug)]
+enum Departure {
+    Despawned,
+    ColliderRemoved,
+    Parented,
+}
+
+#[test]
+fn a_body_that_left_this_frame_neither_answers_nor_hides_what_lies_behind_it_r_game_6() {
+    for departure in [Departure::Despawned, Departure::ColliderRemoved, Departure::Parented] {
+        let mut app = app();
+        gravity_off(&mut app);
+        let wall = |x: f32| {
+            (Collider::rectangle(40.0, 200.0), RigidBody::Static, Transform::from_xyz(x, 0.0, 0.0))
+        };
+        let near = spawn(&mut app, wall(100.0));
+        let far = spawn(&mut app, wall(300.0));
+        let parent = spawn(&mut app, Transform::default());
+        frames(&mut app, 2);
+        match departure {
+            Departure::Despawned => {
+                app.world_mut().despawn(near);
+            }
+            Departure::ColliderRemoved => {
+                app.world_mut().entity_mut(near).remove::<Collider>();
+            }
+            Departure::Parented => {
+                app.world_mut().entity_mut(near).insert(ChildOf(parent));
+            }
+        }
+        assert_eq!(physics(&app).handle(near), None, "{departure:?}: unlinked at once");
+
+        let (ray, cast, all, at, boxed) = ask(&mut app, |q| {
+            let filter = SpatialQueryFilter::default();
+            (
+                q.cast_ray(Vec2::ZERO, Vec2::X, 1000.0, &filter),
+                q.cast_shape(Collider::circle(15.0), Vec2::ZERO, Vec2::X, 1000.0, &filter),
+                q.ray_hits(Vec2::ZERO, Vec2::X, 1000.0, &filter),
+                q.point_intersections(Vec2::new(100.0, 0.0), &filter),
+                q.aabb_intersections(Rect::new(50.0, -50.0, 350.0, 50.0), &filter),
+            )
+        });
+        // The far box's face at x = 280; the circle of radius 15 touches it 15 px earlier.
+        let ray = ray.expect("valid").expect("the far box behind the one that left");
+        assert_eq!(ray.target, EntityOrWall::Entity(far), "{departure:?}: cast_ray");
+        assert!((ray.distance - 280.0).abs() < 1e-3, "{departure:?}: {ray:?}");
+        let cast = cast.expect("valid").expect("the far box behind the one that left");
+        assert_eq!(cast.target, EntityOrWall::Entity(far), "{departure:?}: cast_shape");
+        assert!((cast.distance - 265.0).abs() < 1e-3, "{departure:?}: {cast:?}");
+        let all: Vec<EntityOrWall> = all.expect("valid").iter().map(|h| h.target).collect();
+        assert_eq!(all, [EntityOrWall::Entity(far), EntityOrWall::Wall(WallId::Right)]);
+        assert_eq!(at, Ok(vec![]), "{departure:?}: nothing at the departed box's centre");
+        assert_eq!(boxed, Ok(vec![far]), "{departure:?}: the box query");
+
+        // With the far box gone too, the ray ends at the wall rather than at nothing.
+        app.world_mut().despawn(far);
+        let ray = ask(&mut app, |q| {
+            q.cast_ray(Vec2::ZERO, Vec2::X, 1000.0, &SpatialQueryFilter::default())
+        });
+        let ray = ray.expect("valid").expect("the right wall");
+        assert_eq!(ray.target, EntityOrWall::Wall(WallId::Right), "{departure:?}");
+    }
+}

@@ -107,6 +107,7 @@ impl PhysicsWorld {
     ///
     /// The bodies of entities despawned in this frame are still in it, without an entity,
     /// until the next frame or fixed step starts: then they are removed all at once.
+    /// [`SpatialQuery`](super::SpatialQuery) leaves them out already.
     pub fn world(&self) -> &World {
         &self.world
     }
@@ -297,6 +298,13 @@ impl PhysicsWorld {
     /// that live on must lose their `Sleeping` marker.
     pub(crate) fn pending_entities(&self) -> impl Iterator<Item = Entity> + '_ {
         self.pending_removals.iter().map(|&(_, entity)| entity)
+    }
+
+    /// The bodies queued by [`unlink_and_queue`](Self::unlink_and_queue) and still in the
+    /// core until [`remove_pending`](Self::remove_pending): the spatial queries leave them
+    /// out, as they are no entity's body any more.
+    pub(crate) fn pending_handles(&self) -> impl Iterator<Item = BodyHandle> + '_ {
+        self.pending_removals.iter().map(|&(handle, _)| handle)
     }
 
     /// Takes the bodies of the entities despawned since the last call out of the core, all

@@ -102,6 +102,10 @@ pub struct SpatialHit {
 ///
 /// Bad input (a NaN origin, a zero direction, a negative distance) is an `Err` naming the
 /// field and the allowed range; nothing is asked of the world then.
+///
+/// A body whose entity left the simulation in this frame (despawned, its `Collider` removed,
+/// given a parent) is neither reported nor hides what lies behind it, although the core keeps
+/// its body until the next frame starts: a ray through its place hits the next body or wall.
 #[derive(SystemParam)]
 pub struct SpatialQuery<'w> {
     physics: Res<'w, PhysicsWorld>,
@@ -191,16 +195,28 @@ impl SpatialQuery<'_> {
         Ok(handles.into_iter().filter_map(|h| self.physics.entity(h)).collect())
     }
 
+    /// The core's filter for `filter`: its exclusions as handles, and the bodies of the
+    /// entities that left the simulation this frame.
+    ///
+    /// Those bodies (despawned, their `Collider` removed, given a parent) stay in the core
+    /// until [`remove_despawned_bodies`](super::sync::remove_despawned_bodies) runs at the
+    /// start of the next frame or fixed step, without an entity to name. Left in, such a body
+    /// would be a ray's or a cast's first hit, which [`hit`](Self::hit) cannot report: the
+    /// answer would be `None` although another body or a wall lies behind it. Excluded, the
+    /// queries see the world as it will be once they are gone. The list holds only this
+    /// frame's departures, so the core's linear search of `exclude` stays short.
     fn core_filter(&self, filter: &SpatialQueryFilter) -> QueryFilter {
+        let excluded = filter.excluded.iter().filter_map(|&e| self.physics.handle(e));
         QueryFilter {
             layers: filter.layers,
-            exclude: filter.excluded.iter().filter_map(|&e| self.physics.handle(e)).collect(),
+            exclude: excluded.chain(self.physics.pending_handles()).collect(),
             include_walls: filter.walls,
         }
     }
 
     /// A core hit in Bevy's frame; `None` for a body with no entity (added to the core
-    /// directly).
+    /// directly: the bodies of entities that left this frame are not asked about, see
+    /// [`core_filter`](Self::core_filter)).
     fn hit(
         &self,
         target: BodyOrWall,
