@@ -272,3 +272,42 @@ fn a_rotation_on_a_rectangle_is_put_back_to_the_identity_and_said_so_once_r_plug
     let handle = physics(&app).handle(wheel).expect("simulated");
     assert!((physics(&app).world().body(handle).expect("body").angle() + 0.5).abs() < 1e-5);
 }
+
+/// A NaN or infinite `Transform` z was accepted silently: z is not simulated, but it orders
+/// drawing and picking, and a NaN-z body was picked above every other. Now z is judged as x
+/// and y are: refused at spawn (the body waits until its `Transform` changes), and in a live
+/// body put back to the last finite z, each with one warning naming the field and the range.
+/// A finite z stays the game's.
+#[test]
+fn a_non_finite_z_is_refused_at_spawn_and_put_back_in_a_live_body_r_plug_1() {
+    let mut app = one_step_frames();
+    let waiting =
+        spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 100.0, f32::NAN)));
+    app.update();
+    assert_one_warning(&mut app, waiting, &["translation z NaN", "allowed: a finite z"]);
+    assert_eq!(physics(&app).handle(waiting), None, "not simulated");
+    frames(&mut app, 5);
+    assert!(take_warnings(&mut app).is_empty(), "waiting, silently");
+    transform_mut(&mut app, waiting).translation.z = 3.0;
+    app.update();
+    assert!(take_warnings(&mut app).is_empty());
+    assert!(simulated(&app, waiting).y < 100.0, "simulated once its z is finite");
+
+    for body in falling_circle_and_rectangle(&mut app) {
+        transform_mut(&mut app, body).translation.z = 7.0;
+        app.update();
+        assert!(take_warnings(&mut app).is_empty(), "a finite z is the game's");
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            transform_mut(&mut app, body).translation.z = bad;
+            app.update();
+            assert_one_warning(
+                &mut app,
+                body,
+                &["translation z", "allowed: a finite z", "put back"],
+            );
+            assert_eq!(get::<Transform>(&app, body).translation.z, 7.0, "z put back");
+        }
+        assert_drawn_where_simulated(&mut app, body);
+        assert_eq!(get::<Transform>(&app, body).translation.z, 7.0, "z stays the game's");
+    }
+}

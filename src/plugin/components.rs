@@ -238,6 +238,9 @@ pub struct PhysicsPose {
     /// `Transform` translation (x, y) and rotation as last written or read by the plugin.
     pub(crate) written_translation: Option<Vec2>,
     pub(crate) written_rotation: Quat,
+    /// `Transform` translation z as last accepted: always finite, the value a non-finite z
+    /// written later is put back to. The plugin never writes z itself.
+    pub(crate) written_z: f32,
     /// Velocities as last written by the plugin (Bevy frame).
     pub(crate) written_velocity: Vec2,
     pub(crate) written_angular_velocity: f32,
@@ -288,13 +291,13 @@ impl PhysicsPose {
         }
     }
 
-    /// Remembers `transform` as the plugin's own value.
     /// Remembers the components a new body starts from, so that the plugin does not take them
     /// for a write of the game's: its `Transform` (a rectangle's simulated rotation is the
-    /// identity, and another one in the `Transform` is judged like any later write) and its
-    /// velocities.
+    /// identity, and another one in the `Transform` is judged like any later write; z, judged
+    /// finite at spawn, is the value a non-finite z is put back to) and its velocities.
     pub(crate) fn adopt(&mut self, transform: &Transform, velocity: Vec2, spin: f32, shape: Shape) {
         self.remember_transform(transform);
+        self.written_z = transform.translation.z;
         if matches!(shape, Shape::Rect { .. }) {
             self.written_rotation = Quat::IDENTITY;
         }
@@ -302,6 +305,8 @@ impl PhysicsPose {
         self.written_angular_velocity = spin;
     }
 
+    /// Remembers `transform` as the plugin's own value: x, y and rotation (z is the game's,
+    /// see [`z_moved`](Self::z_moved)).
     pub(crate) fn remember_transform(&mut self, transform: &Transform) {
         self.written_translation = Some(transform.translation.truncate());
         self.written_rotation = transform.rotation;
@@ -311,6 +316,12 @@ impl PhysicsPose {
     pub(crate) fn transform_moved(&self, transform: &Transform) -> bool {
         self.written_translation != Some(transform.translation.truncate())
             || self.written_rotation != transform.rotation
+    }
+
+    /// Whether the translation z of `transform` differs from the last one accepted (a NaN
+    /// always does).
+    pub(crate) fn z_moved(&self, transform: &Transform) -> bool {
+        self.written_z != transform.translation.z
     }
 
     /// Whether the translation (x, y) of `transform` differs from the plugin's value.

@@ -12,7 +12,9 @@
 //! Depth order: the hit's depth is its distance from the camera's near plane, from the body's
 //! `Transform` z (higher z is nearer, as drawn). Bodies at the same z are ordered as the
 //! core's [`World::body_at`](crate::physics::World::body_at) orders them: a body later in the
-//! world's body list is on top, and counts 1/1024 px nearer per body above it.
+//! world's body list is on top, and counts 1/1024 px nearer per body above it. A body whose z
+//! is NaN or infinite (refused by the sync, which puts it back at the next fixed step) is not
+//! picked in the meantime: it has no place in the order.
 //!
 //! [`Pickable`] is honoured as `bevy_picking`'s hover state reads it: a body that neither
 //! blocks nor is hoverable (`Pickable::IGNORE`) is never reported, and the list stops at the
@@ -152,12 +154,18 @@ impl BodyRays<'_, '_> {
                 if !camera_layers.intersects(&layers.cloned().unwrap_or_default()) {
                     return None;
                 }
-                Some((entity, transform.translation.z, pickable.copied().unwrap_or_default()))
+                // A body with a NaN or infinite z has no place in the depth order (nor is it
+                // drawn): left out, it neither takes a grab from the body drawn above it nor
+                // hands `bevy_picking` a NaN depth. The next fixed step puts its z back, with
+                // a warning.
+                let z = transform.translation.z;
+                z.is_finite().then(|| (entity, z, pickable.copied().unwrap_or_default()))
             })
             .collect();
         under.reverse();
-        // Stable: equal z keeps the topmost-first order from the reversal.
-        under.sort_by(|a, b| b.1.total_cmp(&a.1));
+        // Stable: equal z keeps the topmost-first order from the reversal. Every z is finite
+        // here; `partial_cmp` also takes −0 and +0 as equal, as the ranks below do.
+        under.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
         let mut previous_z = f32::NAN;
         let mut rank = 0.0;
         let mut hits = Vec::new();

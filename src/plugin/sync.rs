@@ -29,11 +29,11 @@
 //! equal to the plugin's is indistinguishable, and needs no action anyway.
 //!
 //! # Each write is judged once
-//! A refused write (a NaN translation or rotation, a teleport outside the walls, a NaN
-//! velocity, an invalid material or collider) gets one [`PhysicsWarning`] naming the entity,
-//! the field and what is allowed, and the component is put back to its last valid value: the
-//! next step finds the plugin's own value there and has nothing to judge. A refused spawn has
-//! no valid value to go back to; it waits, and its warning says until when.
+//! A refused write (a NaN translation or rotation, a NaN or infinite z, a teleport outside the
+//! walls, a NaN velocity, an invalid material or collider) gets one [`PhysicsWarning`] naming
+//! the entity, the field and what is allowed, and the component is put back to its last valid
+//! value: the next step finds the plugin's own value there and has nothing to judge. A refused
+//! spawn has no valid value to go back to; it waits, and its warning says until when.
 //!
 //! # Parents, scale, rotation
 //! Bodies are simulated in world space and the plugin reads and writes `Transform` as world
@@ -74,6 +74,9 @@ fn refuse(warnings: &mut MessageWriter<PhysicsWarning>, entity: Entity, message:
     warnings.write(PhysicsWarning { entity: Some(entity), message });
 }
 
+/// What a body's `Transform` translation z may be, as the warnings say it.
+const Z_ALLOWED: &str = "a finite z, which orders drawing and picking";
+
 /// What a refused spawn's warning says about when the entity is judged again.
 const NOT_SIMULATED_UNTIL: &str =
     "the entity is not simulated until its Transform or one of its physics components changes";
@@ -106,8 +109,8 @@ impl WaitingBodies {
 ///
 /// A new entity is refused with one warning, and waits in [`WaitingBodies`] until its data
 /// change, when it has a parent (`ChildOf`: bodies live in world space, see
-/// [`refuse_parented_body`]), a non-finite `Transform` translation or rotation, a
-/// translation outside the walls, or a value the core refuses (a size outside
+/// [`refuse_parented_body`]), a non-finite `Transform` translation (z included) or
+/// rotation, a translation outside the walls, or a value the core refuses (a size outside
 /// `MIN_BODY_SIZE ..= MAX_BODY_SIZE`, a non-finite velocity). A simulated body whose
 /// collider or kind turns invalid keeps its body and gets its old collider and kind back.
 #[expect(clippy::type_complexity, reason = "a query over the body's components")]
@@ -265,6 +268,12 @@ fn judge_spawn(
              {walls:?})"
         ));
     }
+    // z is not simulated, but it orders drawing and picking: a NaN would put the body above
+    // every other in the picking and make the interpolation rewrite the `Transform` each frame.
+    let z = transform.translation.z;
+    if !z.is_finite() {
+        return Err(format!("Transform translation z {z} is not finite (allowed: {Z_ALLOWED})"));
+    }
     let rotation = transform.rotation;
     if !rotation.is_finite() {
         return Err(format!(
@@ -313,7 +322,8 @@ type UserWritable = (
     Has<VisualScale>,
 );
 
-/// Hands the user's writes to the core: teleports, velocities and materials.
+/// Hands the user's writes to the core: teleports, velocities and materials; a written
+/// `Transform` z, which stays the game's, is only judged (it must be finite).
 ///
 /// Each write is judged once: a refused value gets one warning naming the field and what is
 /// allowed, and the component is put back to its last valid value, so the next step finds
@@ -348,13 +358,34 @@ pub(crate) fn apply_user_writes(
         &mut bodies
     {
         let moved = pose.transform_moved(&transform);
+        let z_moved = pose.z_moved(&transform);
         let scaled = !pose.scale_noticed && !visual && transform.scale.truncate() != Vec2::ONE;
         let pushed = velocity.0 != pose.written_velocity;
         let spun = spin.0 != pose.written_angular_velocity;
-        if !(moved || scaled || pushed || spun || material.is_changed()) {
+        if !(moved || z_moved || scaled || pushed || spun || material.is_changed()) {
             continue;
         }
         let Some(handle) = physics.handle(entity) else { continue };
+
+        // z is the game's (the plugin keeps it), but it must stay finite: it orders drawing
+        // and picking. Judged apart from x and y, so that a new z teleports nothing.
+        if z_moved {
+            let z = transform.translation.z;
+            if z.is_finite() {
+                pose.written_z = z;
+            } else {
+                transform.translation.z = pose.written_z;
+                refuse(
+                    &mut warnings,
+                    entity,
+                    format!(
+                        "Transform translation z {z} refused (allowed: {Z_ALLOWED}); Transform \
+                         z put back to {}",
+                        pose.written_z
+                    ),
+                );
+            }
+        }
 
         if moved {
             apply_transform(&mut physics, &mut warnings, entity, handle, &mut transform, &mut pose);
