@@ -1,6 +1,6 @@
-//! The plugin meets ordinary game code (issue 19): NaN writes into live bodies, bodies with
-//! a parent, bodies refused at spawn and fixed later, `Transform` scale and rectangles'
-//! rotation. Each refusal is said once, and nothing repeats every step: R-PLUG-1 (a refused
+//! The plugin meets ordinary game code (issue 19): NaN writes into live bodies (z included),
+//! bodies with a parent, bodies refused at spawn and fixed later, `Transform` scale,
+//! rectangles' rotation and circles' rotations not about z. Each refusal is said once, and nothing repeats every step: R-PLUG-1 (a refused
 //! write warns once and is repaired, a refused spawn is retried) and R-PLUG-2 (bodies with a
 //! parent, scale and rotation).
 #![cfg(feature = "bevy")]
@@ -310,4 +310,50 @@ fn a_non_finite_z_is_refused_at_spawn_and_put_back_in_a_live_body_r_plug_1() {
         assert_drawn_where_simulated(&mut app, body);
         assert_eq!(get::<Transform>(&app, body).translation.z, 7.0, "z stays the game's");
     }
+}
+
+/// A circle's rotation about z is its angle. A rotation about x and the zero quaternion were
+/// both read as angle 0 without a word, although the only rotation allowed is one about z.
+/// Now a circle's rotation is judged as a rectangle's is: at spawn the circle starts at angle
+/// 0 and its `Transform` is put back to the identity, and written to a live circle the
+/// rotation is put back to its last value, each with one warning naming the field and what is
+/// allowed.
+#[test]
+fn a_rotation_not_about_z_on_a_circle_is_refused_once_and_put_back_r_plug_2() {
+    let mut app = app();
+    gravity_off(&mut app);
+    let angle_of = |app: &App, entity: Entity| {
+        let handle = physics(app).handle(entity).expect("simulated");
+        physics(app).world().body(handle).expect("body").angle()
+    };
+    let odd = [
+        Quat::from_rotation_x(1.0),
+        Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+        Quat::from_xyzw(0.0, 0.0, 1e30, 1e30),
+    ];
+    for (i, rotation) in odd.into_iter().enumerate() {
+        let at = Transform::from_xyz(-200.0 + 100.0 * i as f32, 0.0, 0.0);
+        let spawned = spawn(&mut app, (Collider::circle(20.0), at.with_rotation(rotation)));
+        app.update();
+        assert_one_warning(&mut app, spawned, &["rotation", "allowed: a finite rotation about z"]);
+        assert_eq!(get::<Transform>(&app, spawned).rotation, Quat::IDENTITY, "{rotation}");
+        assert_eq!(angle_of(&app, spawned), 0.0, "{rotation}");
+    }
+
+    let wheel = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(200.0, 0.0, 0.0)));
+    app.update();
+    transform_mut(&mut app, wheel).rotation = Quat::from_rotation_z(0.5);
+    app.update();
+    assert!(take_warnings(&mut app).is_empty(), "a rotation about z turns the circle");
+    let angle = angle_of(&app, wheel);
+    for rotation in odd {
+        let last = get::<Transform>(&app, wheel).rotation;
+        transform_mut(&mut app, wheel).rotation = rotation;
+        app.update();
+        assert_one_warning(&mut app, wheel, &["rotation", "allowed", "put back"]);
+        assert_eq!(get::<Transform>(&app, wheel).rotation, last, "{rotation} put back");
+        assert_eq!(angle_of(&app, wheel), angle, "{rotation}: the circle did not turn");
+    }
+    frames(&mut app, 5);
+    assert!(take_warnings(&mut app).is_empty(), "warned once per write");
 }

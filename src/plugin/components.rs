@@ -293,12 +293,15 @@ impl PhysicsPose {
 
     /// Remembers the components a new body starts from, so that the plugin does not take them
     /// for a write of the game's: its `Transform` (a rectangle's simulated rotation is the
-    /// identity, and another one in the `Transform` is judged like any later write; z, judged
+    /// identity, as is a circle's whose rotation is not about z, and another one in the
+    /// `Transform` is judged like any later write; z, judged
     /// finite at spawn, is the value a non-finite z is put back to) and its velocities.
     pub(crate) fn adopt(&mut self, transform: &Transform, velocity: Vec2, spin: f32, shape: Shape) {
         self.remember_transform(transform);
         self.written_z = transform.translation.z;
-        if matches!(shape, Shape::Rect { .. }) {
+        // A circle's rotation not about z is not its angle (the body starts at angle 0): as a
+        // rectangle's, it is judged as a write of the game's, put back to the identity.
+        if matches!(shape, Shape::Rect { .. }) || !is_rotation_about_z(transform.rotation) {
             self.written_rotation = Quat::IDENTITY;
         }
         self.written_velocity = velocity;
@@ -340,6 +343,21 @@ pub(crate) fn rotation_angle(rotation: Quat) -> f32 {
     2.0 * rotation.z.atan2(rotation.w)
 }
 
+/// Whether `rotation` is a rotation about z, the only kind a circle's angle can say: a
+/// finite unit quaternion (length² within 10⁻³ of 1) whose x and y are (nearly) 0
+/// (x² + y² ≤ 10⁻⁶, a tilt of the z axis of at most 0.002 rad).
+///
+/// [`rotation_angle`] reads z and w alone, so without this a rotation about x, a zero
+/// quaternion or a huge one was taken silently as some angle about z. The tolerances let
+/// through what rounding leaves of a rotation about z built in steps (`rotate_z`, products of
+/// rotations about z, a quaternion normalised by hand), and nothing drawn visibly tilted or
+/// scaled.
+pub(crate) fn is_rotation_about_z(rotation: Quat) -> bool {
+    // NaN fails every comparison; an overflowing length² is infinite and fails the first.
+    (rotation.length_squared() - 1.0).abs() <= 1e-3
+        && rotation.x * rotation.x + rotation.y * rotation.y <= 1e-6
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,6 +368,29 @@ mod tests {
             assert!((rotation_angle(Quat::from_rotation_z(angle)) - angle).abs() < 1e-5);
         }
         assert_eq!(rotation_angle(Quat::IDENTITY), 0.0);
+    }
+
+    #[test]
+    fn only_finite_unit_rotations_about_z_count_as_rotations_about_z() {
+        let mut stepped = Transform::default();
+        for _ in 0..10_000 {
+            stepped.rotate_z(0.01);
+        }
+        for about_z in [Quat::IDENTITY, Quat::from_rotation_z(-2.5), stepped.rotation] {
+            assert!(is_rotation_about_z(about_z), "{about_z}");
+        }
+        for other in [
+            Quat::from_rotation_x(1.0),
+            Quat::from_rotation_y(0.01),
+            Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+            Quat::from_xyzw(0.0, 0.0, 1e-40, 0.0),
+            Quat::from_xyzw(0.0, 0.0, 1e30, 1e30),
+            Quat::from_xyzw(0.0, 0.0, 0.0, 2.0),
+            Quat::from_xyzw(0.0, 0.0, f32::NAN, 1.0),
+            Quat::from_xyzw(0.0, 0.0, 0.0, f32::INFINITY),
+        ] {
+            assert!(!is_rotation_about_z(other), "{other}");
+        }
     }
 
     #[test]

@@ -41,7 +41,10 @@
 //! or taken out of the simulation when it gets one ([`refuse_parented_body`]), until the
 //! parent is removed. `Transform::scale` is ignored (the collider keeps its size), and
 //! rectangles never rotate: a rotation written to one is put back to the identity, so what is
-//! drawn is what collides. Each of these two is said once per entity.
+//! drawn is what collides. Each of these two is said once per entity. A circle turns to a
+//! rotation about z, its angle; any other rotation (about x, a zero quaternion) is refused
+//! like a NaN one, once per write, and put back (at spawn, to the identity: the circle starts
+//! at angle 0).
 
 use std::ops::DerefMut;
 
@@ -51,7 +54,7 @@ use bevy::prelude::*;
 
 use super::components::{
     AngularVelocity, BodyPose, Collider, LinearVelocity, PhysicsMaterial, PhysicsPose, RigidBody,
-    Sleeping, VisualScale, rotation_angle,
+    Sleeping, VisualScale, is_rotation_about_z, rotation_angle,
 };
 use super::controls::PhysicsControls;
 use super::coords::CoordinateMapping;
@@ -280,7 +283,10 @@ fn judge_spawn(
             "Transform rotation {rotation} is not finite (allowed: a finite rotation about z)"
         ));
     }
-    Ok((position, mapping.angle_to_core(rotation_angle(rotation))))
+    // A circle whose rotation is not about z starts at angle 0, and its `Transform` is put
+    // back to the identity with a warning, as a rectangle's is (see `PhysicsPose::adopt`).
+    let angle = if is_rotation_about_z(rotation) { rotation_angle(rotation) } else { 0.0 };
+    Ok((position, mapping.angle_to_core(angle)))
 }
 
 fn kind_of(body: &Body) -> RigidBody {
@@ -441,11 +447,12 @@ pub(crate) fn apply_user_writes(
 }
 
 /// Judges a `Transform` someone else wrote: a new translation teleports the body, a new
-/// rotation turns a circle.
+/// rotation about z turns a circle.
 ///
-/// A refused translation or rotation (not finite, outside the walls) is put back to the
-/// plugin's last value with a warning. Rectangles never rotate: a rotation written to one is
-/// put back to the identity, with a warning the first time for each entity.
+/// A refused translation or rotation (not finite, outside the walls, for a circle not a
+/// rotation about z) is put back to the plugin's last value with a warning. Rectangles never
+/// rotate: a rotation written to one is put back to the identity, with a warning the first
+/// time for each entity.
 fn apply_transform(
     physics: &mut PhysicsWorld,
     warnings: &mut MessageWriter<PhysicsWarning>,
@@ -479,13 +486,15 @@ fn apply_transform(
     }
     if pose.rotation_moved(transform) {
         let rotation = transform.rotation;
-        if !rotation.is_finite() {
+        // A circle's angle is its rotation about z: any other rotation (about x, a zero or
+        // huge quaternion) has no angle to take, and was read as some angle silently.
+        if !rotation.is_finite() || (circle && !is_rotation_about_z(rotation)) {
             refuse(
                 warnings,
                 entity,
                 format!(
-                    "Transform rotation {rotation} refused (allowed: a finite rotation about z); \
-                     Transform put back"
+                    "Transform rotation {rotation} refused (allowed: a finite rotation about z, \
+                     a unit quaternion such as Quat::from_rotation_z(angle)); Transform put back"
                 ),
             );
             transform.rotation = pose.written_rotation;
