@@ -359,3 +359,50 @@ fn a_world_whose_steps_are_skipped_still_answers_every_write_r_slp_3() {
     let core = physics(&app).world().body(handle).expect("body").position();
     assert_eq!(core.x, 200.0 + 640.0, "the core has the teleport");
 }
+
+/// A despawn inside `World::resource_scope::<PhysicsWorld>` ran the collider's hook while the
+/// resource was out of the world: the hook did nothing, and the floor stayed in the core for
+/// good with no entity, an invisible floor the ball rested on. Now the unlink waits for the
+/// next frame, and a new entity that reuses the index is simulated as itself.
+#[test]
+fn a_body_despawned_inside_a_resource_scope_of_the_physics_world_leaves_the_core_r_plug_3() {
+    let mut app = app();
+    let floor = spawn(
+        &mut app,
+        (
+            Collider::rectangle(400.0, 40.0),
+            RigidBody::Static,
+            Transform::from_xyz(0.0, -100.0, 0.0),
+        ),
+    );
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 100.0, 0.0)));
+    frames(&mut app, 2);
+    assert_eq!(physics(&app).world().body_count(), 2);
+    app.world_mut().resource_scope(|world, physics: Mut<PhysicsWorld>| {
+        assert_eq!(physics.len(), 2);
+        world.despawn(floor);
+    });
+    app.update();
+    assert_eq!(physics(&app).handle(floor), None, "forgotten");
+    assert_eq!(physics(&app).len(), 1);
+    assert_eq!(physics(&app).world().body_count(), 1, "the floor's body left the core");
+    frames(&mut app, 60);
+    let y = drawn(&app, ball).y;
+    assert!(y < -150.0, "the ball fell through where the floor was, y = {y}");
+
+    // Again, and a new body spawned in the same scope (it may take the shelf's index).
+    let shelf = spawn(
+        &mut app,
+        (Collider::rectangle(200.0, 24.0), RigidBody::Static, Transform::from_xyz(0.0, 0.0, 0.0)),
+    );
+    frames(&mut app, 2);
+    let new = app.world_mut().resource_scope(|world, _: Mut<PhysicsWorld>| {
+        world.despawn(shelf);
+        world.spawn((Collider::circle(20.0), Transform::from_xyz(200.0, 100.0, 0.0))).id()
+    });
+    frames(&mut app, 2);
+    assert_eq!(physics(&app).handle(shelf), None);
+    assert!(physics(&app).handle(new).is_some(), "the new body is simulated");
+    assert_eq!(physics(&app).len(), 2, "the ball and the new body");
+    assert_eq!(physics(&app).world().body_count(), 2, "and nothing else in the core");
+}

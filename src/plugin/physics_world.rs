@@ -242,10 +242,18 @@ impl PhysicsWorld {
     }
 
     pub(crate) fn link(&mut self, entity: Entity, handle: BodyHandle) {
-        // An entity index is reused only after its entity is gone, and a despawn unlinks it,
-        // so an occupied entry at this index belongs to `entity` itself.
-        let _ = self.unlink(entity);
         let index = entity.index_u32() as usize;
+        // An entity index is reused only after its entity is gone, and a despawn unlinks it,
+        // so an occupied entry at this index belongs to `entity` itself; unless the despawn
+        // happened while this resource was out of the world (`World::resource_scope`) and
+        // its unlink still waits in `UnlinkLater`: then the old entity's body goes now, or
+        // overwriting the entry would leave it in the core with no entity for good.
+        if let Some(&Some((stale, _))) = self.handles.get(index)
+            && stale != entity
+        {
+            self.unlink_and_queue(stale);
+        }
+        let _ = self.unlink(entity);
         if self.handles.len() <= index {
             self.handles.resize(index + 1, None);
         }

@@ -101,6 +101,7 @@ impl Plugin for PhysicsSimulationPlugin {
             .init_resource::<PhysicsTimeScale>()
             .init_resource::<sync::SleepMarkerChanges>()
             .init_resource::<sync::WaitingBodies>()
+            .init_resource::<sync::UnlinkLater>()
             .init_resource::<PhysicsWalls>()
             .init_resource::<motion::GameComponentRemovals>()
             .add_message::<PhysicsWarning>()

@@ -20,7 +20,9 @@
 //! all queued bodies out of the core together and wakes their islands (R-SLP-4), first thing
 //! in the next frame and in the next fixed step. A hook rather than `RemovedComponents`
 //! because the fixed loop may not run in a given frame, and removal messages do not wait for
-//! it.
+//! it. A despawn inside `World::resource_scope::<PhysicsWorld>`, which takes the resource
+//! out of the world while it runs, is unlinked at the start of the next frame or step instead
+//! ([`UnlinkLater`]).
 //!
 //! # Telling the plugin's writes from the user's
 //! The plugin writes `Transform` (every frame) and the velocities (every step) itself, so Bevy's
@@ -688,11 +690,31 @@ where
 /// left to [`remove_despawned_bodies`], one query lookup per entity there instead of a
 /// component lookup by type here (about 110 of the 1,800 instructions a despawn of a body
 /// costs, measured with callgrind).
+///
+/// While [`PhysicsWorld`] is out of the world (taken by `World::resource_scope`, or removed
+/// and put back by hand), the hook cannot reach the entity ↔ body map; it notes the entity in
+/// [`UnlinkLater`] instead, one push, and [`remove_despawned_bodies`] unlinks it first thing
+/// in the next frame or fixed step. Without that, the body stayed in the core for good with
+/// no entity: invisible, and still in everyone's way.
 pub(crate) fn unlink_body(mut world: DeferredWorld, context: HookContext) {
     if let Some(mut physics) = world.get_resource_mut::<PhysicsWorld>() {
         physics.unlink_and_queue(context.entity);
+    } else if let Some(mut later) = world.get_resource_mut::<UnlinkLater>() {
+        later.0.push(context.entity);
     }
 }
+
+/// Entities to unlink that were noted while [`PhysicsWorld`] was out of the world (inside a
+/// `World::resource_scope::<PhysicsWorld>`): despawned, or their collider removed.
+/// [`remove_despawned_bodies`] unlinks them before anything else looks at the bodies. Empty
+/// but in the rarest of cases, so the hook's common path stays one call.
+///
+/// An entity noted here is unlinked only if it is still linked to a body under the same
+/// `Entity` (index and generation), so a later entity that reuses the index is never taken
+/// for it; and should that later entity be linked first, `PhysicsWorld::link` takes the
+/// stale entry's body out itself.
+#[derive(Resource, Debug, Default)]
+pub(crate) struct UnlinkLater(pub(crate) Vec<Entity>);
 
 /// Takes the bodies of the entities despawned since it last ran out of the core, in one call
 /// for all of them, and wakes their islands (R-SLP-4): despawning k bodies costs one pass over
@@ -702,10 +724,17 @@ pub(crate) fn unlink_body(mut world: DeferredWorld, context: HookContext) {
 /// An entity that lost its collider but lives on loses its [`Sleeping`] marker here too.
 pub(crate) fn remove_despawned_bodies(
     physics: Option<ResMut<PhysicsWorld>>,
+    mut later: ResMut<UnlinkLater>,
     sleeping: Query<(), With<Sleeping>>,
     mut commands: Commands,
 ) {
     let Some(mut physics) = physics else { return };
+    // Those the hook could not unlink while the resource was out of the world.
+    if !later.0.is_empty() {
+        for entity in later.0.drain(..) {
+            physics.unlink_and_queue(entity);
+        }
+    }
     for entity in physics.pending_entities() {
         // Despawned entities fail `contains`: one lookup each.
         if sleeping.contains(entity) {
