@@ -406,3 +406,71 @@ fn a_body_despawned_inside_a_resource_scope_of_the_physics_world_leaves_the_core
     assert_eq!(physics(&app).len(), 2, "the ball and the new body");
     assert_eq!(physics(&app).world().body_count(), 2, "and nothing else in the core");
 }
+
+/// Bevy's `Disabled` hides an entity from every query that does not name it, the plugin's
+/// included: a disabled floor stayed in the core, invisible and still holding the ball up,
+/// and a disabled ball kept moving in the core while its entity stood still. Now a disabled
+/// body leaves the simulation as on a despawn, the entity staying as it is, and comes back
+/// from its components, as a new spawn, when `Disabled` is removed.
+#[test]
+fn a_disabled_body_leaves_the_simulation_and_comes_back_when_enabled_r_plug_3() {
+    use bevy::ecs::entity_disabling::Disabled;
+
+    let mut app = app();
+    let floor = spawn(
+        &mut app,
+        (
+            Collider::rectangle(400.0, 40.0),
+            RigidBody::Static,
+            Transform::from_xyz(0.0, -100.0, 0.0),
+        ),
+    );
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 100.0, 0.0)));
+    frames(&mut app, 180);
+    let y = drawn(&app, ball).y;
+    assert!((y - -60.0).abs() < 2.5, "the ball rests on the floor, y = {y}");
+
+    // The floor disabled: out of the simulation at once, its body gone by the next frame.
+    app.world_mut().entity_mut(floor).insert(Disabled);
+    assert_eq!(physics(&app).handle(floor), None, "forgotten at once");
+    app.update();
+    assert_eq!(physics(&app).world().body_count(), 1, "the floor's body left the core");
+    frames(&mut app, 30);
+    let y = drawn(&app, ball).y;
+    assert!(y < -150.0, "the ball fell through the disabled floor, y = {y}");
+    assert_eq!(drawn(&app, floor), Vec2::new(0.0, -100.0), "the entity stays as it was");
+    assert!(app.world().get::<Collider>(floor).is_some());
+
+    // Enabled again: simulated from its components, and the ball lands on it again.
+    app.world_mut().entity_mut(floor).remove::<Disabled>();
+    app.world_mut().get_mut::<Transform>(ball).expect("transform").translation.y = 100.0;
+    frames(&mut app, 180);
+    assert!(physics(&app).handle(floor).is_some(), "the floor is simulated again");
+    assert_eq!(physics(&app).world().body_count(), 2);
+    let y = drawn(&app, ball).y;
+    assert!((y - -60.0).abs() < 2.5, "the ball rests on the floor again, y = {y}");
+
+    // The ball disabled: nothing of it in the core, and its entity left where it was.
+    app.world_mut().entity_mut(ball).insert(Disabled);
+    frames(&mut app, 2);
+    assert_eq!(physics(&app).handle(ball), None);
+    assert_eq!(physics(&app).len(), 1);
+    assert_eq!(physics(&app).world().body_count(), 1, "only the floor is simulated");
+    assert!(app.world().get::<Sleeping>(ball).is_none(), "no marker on a body not simulated");
+    let still = drawn(&app, ball);
+    frames(&mut app, 30);
+    assert_eq!(drawn(&app, ball), still);
+
+    // Moved while disabled and enabled: a new spawn where its Transform now says, falling.
+    app.world_mut().get_mut::<Transform>(ball).expect("transform").translation =
+        Vec3::new(200.0, 100.0, 0.0);
+    app.world_mut().entity_mut(ball).remove::<Disabled>();
+    frames(&mut app, 10);
+    let handle = physics(&app).handle(ball).expect("the ball is simulated again");
+    let core = physics(&app).world().body(handle).expect("body").position();
+    let pose = get::<PhysicsPose>(&app, ball).current();
+    assert_eq!(core, Vec2::new(pose.translation.x + 640.0, 360.0 - pose.translation.y));
+    assert_eq!(pose.translation.x, 200.0);
+    assert!(pose.translation.y < 100.0 - 5.0, "it falls from where it was put: {pose:?}");
+    assert_eq!(physics(&app).world().body_count(), 2);
+}

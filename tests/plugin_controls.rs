@@ -182,6 +182,31 @@ fn clearing_despawns_every_body_and_nothing_else() {
     assert!(physics(&app).handle(ball).is_some());
 }
 
+/// A body entity disabled with Bevy's `Disabled` is hidden from ordinary queries: a clear
+/// left it alive, and once enabled it was never simulated again. Now a clear despawns it
+/// with every other body entity.
+#[test]
+fn clearing_despawns_disabled_body_entities_too_r_plug_3() {
+    use bevy::ecs::entity_disabling::Disabled;
+
+    let mut app = app();
+    let simulated = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 0.0, 0.0)));
+    let disabled = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(100.0, 0.0, 0.0)));
+    frames(&mut app, 2);
+    app.world_mut().entity_mut(disabled).insert(Disabled);
+    frames(&mut app, 2);
+
+    controls(&mut app).request_clear();
+    app.update();
+    assert!(app.world().get_entity(simulated).is_err(), "despawned");
+    assert!(app.world().get_entity(disabled).is_err(), "despawned, though disabled");
+    let mut colliders =
+        app.world_mut().query_filtered::<Entity, (With<Collider>, Allow<Disabled>)>();
+    assert_eq!(colliders.iter(app.world()).count(), 0, "no body entity is left");
+    assert!(physics(&app).is_empty());
+    assert_eq!(physics(&app).world().body_count(), 0);
+}
+
 #[test]
 fn moving_the_walls_moves_the_core_walls_and_refuses_tiny_ones() {
     let mut app = app();

@@ -165,3 +165,33 @@ fn the_rewind_reaches_ten_seconds_back_within_its_byte_budget_r_scn_2() {
     let (oldest, newest) = rewind.reach().expect("snapshots");
     assert!(newest == 1500 && 1500 - oldest < 600, "reaches {oldest}..={newest}");
 }
+
+/// A body entity disabled with Bevy's `Disabled` is hidden from ordinary queries: a rewind
+/// left it alive beside the rebuilt entities, and once enabled it was never simulated again.
+/// Now a rewind despawns it with every other body entity, and the snapshot's body comes back
+/// as a new entity like the rest.
+#[test]
+fn a_rewind_despawns_disabled_body_entities_with_the_others_r_scn_2() {
+    use bevy::ecs::entity_disabling::Disabled;
+
+    let mut app = app_with_rewind(PhysicsRewindPlugin::default());
+    let mut hashes = Vec::new();
+    run_to(&mut app, 30, &mut hashes);
+    let body_entities = |app: &mut App| -> Vec<Entity> {
+        let mut query =
+            app.world_mut().query_filtered::<Entity, (With<Collider>, Allow<Disabled>)>();
+        query.iter(app.world()).collect()
+    };
+    let disabled = body_entities(&mut app)[0];
+    app.world_mut().entity_mut(disabled).insert(Disabled);
+    app.update();
+    assert_eq!(physics(&app).len(), 59);
+
+    rewind(&mut app).request_rewind(12);
+    app.update();
+    assert!(app.world().get_entity(disabled).is_err(), "despawned, though disabled");
+    let entities = body_entities(&mut app);
+    assert_eq!(entities.len(), 60, "one entity per body of the snapshot and no other");
+    assert!(entities.iter().all(|&e| physics(&app).handle(e).is_some()), "each simulated");
+    assert_eq!(physics(&app).len(), 60);
+}

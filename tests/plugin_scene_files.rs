@@ -142,3 +142,31 @@ fn a_loaded_body_gets_back_its_force_torque_and_gravity_scale_components_r_scn_1
     assert_eq!(core.gravity_scale(handle).expect("a body"), 1.0, "the gravity scale stayed");
     assert!(take_warnings(&mut loaded).is_empty(), "the load was warned about");
 }
+
+/// A body entity disabled with Bevy's `Disabled` is hidden from ordinary queries: a load
+/// left it alive beside the loaded bodies, and once enabled it was never simulated again.
+/// Now a load despawns it with every other body entity.
+#[test]
+fn a_load_despawns_disabled_body_entities_with_the_others_r_scn_1() {
+    use bevy::ecs::entity_disabling::Disabled;
+
+    let mut app = app_by_steps();
+    let kept = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 0.0, 0.0)));
+    let disabled = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(100.0, 0.0, 0.0)));
+    frames(&mut app, 2);
+    let file = physics(&app).scene_file();
+    app.world_mut().entity_mut(disabled).insert(Disabled);
+    frames(&mut app, 2);
+
+    let loaded = bevy_sandbox_physics::plugin::load_scene(app.world_mut(), &file).expect("load");
+    assert_eq!(loaded, 2, "both bodies of the file");
+    assert!(app.world().get_entity(kept).is_err(), "despawned");
+    assert!(app.world().get_entity(disabled).is_err(), "despawned, though disabled");
+    let mut colliders =
+        app.world_mut().query_filtered::<Entity, (With<Collider>, Allow<Disabled>)>();
+    let entities: Vec<Entity> = colliders.iter(app.world()).collect();
+    assert_eq!(entities.len(), 2, "one entity per loaded body and no other");
+    assert!(entities.iter().all(|&e| physics(&app).handle(e).is_some()), "each simulated");
+    frames(&mut app, 2);
+    assert_eq!(physics(&app).world().body_count(), 2);
+}

@@ -5,6 +5,8 @@
 //! [`PhysicsSystems::Prepare`](super::PhysicsSystems), and [`clear_bodies`] carries out a
 //! requested clear there, so a change takes effect on the next step.
 
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::Allow;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
@@ -24,8 +26,8 @@ pub struct PhysicsControls {
     pub single_step: bool,
     /// Whether gravity acts. Switching it wakes every body (R-SLP-4). Default true.
     pub gravity_enabled: bool,
-    /// Despawn every entity with a [`Collider`] on the next fixed run. The plugin sets it
-    /// back to false.
+    /// Despawn every entity with a [`Collider`] on the next fixed run, disabled ones (Bevy's
+    /// `Disabled`) too. The plugin sets it back to false.
     pub clear_requested: bool,
 }
 
@@ -211,6 +213,11 @@ pub(crate) fn clear_requested(controls: Res<PhysicsControls>) -> bool {
 /// Removes every body and despawns every entity with a [`Collider`], before the fixed run
 /// registers bodies.
 ///
+/// Disabled body entities (Bevy's `Disabled`, hidden from queries that do not name it) are
+/// despawned too, through `Allow<Disabled>`: like every other body entity, whether simulated
+/// or waiting. Left alive, one would come back into a world cleared of everything else as
+/// soon as it was enabled.
+///
 /// An exclusive system that runs only on request: the despawns take effect at once, so the
 /// systems that run on every step need no `Commands`, whose sync point would cost each step
 /// a round trip through the executor.
@@ -218,7 +225,7 @@ pub(crate) fn clear_bodies(world: &mut World) {
     world.resource_mut::<PhysicsControls>().clear_requested = false;
     world.resource_mut::<PhysicsWorld>().clear();
     let bodies: Vec<Entity> =
-        world.query_filtered::<Entity, With<Collider>>().iter(world).collect();
+        world.query_filtered::<Entity, (With<Collider>, Allow<Disabled>)>().iter(world).collect();
     // Last first: the query visits the tables front to back, and a despawn fills the hole it
     // leaves with the table's last row, so despawning the last row each time moves no data.
     for entity in bodies.into_iter().rev() {

@@ -48,6 +48,7 @@
 //! | `Transform::scale` | you | ignored: the collider keeps its size (said once per entity, unless the entity has [`VisualScale`]) |
 //! | `Transform::rotation` of a rectangle | the plugin | always the identity: rectangles never rotate; a rotation written is put back (said once per entity) |
 //! | `ChildOf` (a parent) | you | refused: a body with a parent is not simulated until `ChildOf` is removed |
+//! | `Disabled` (Bevy's) | you | the body leaves the simulation as on a despawn, the entity stays as it is; removing `Disabled` brings the body back from its components, as a new spawn. A clear, load or rewind despawns it with the other body entities |
 //! | [`LinearVelocity`], [`AngularVelocity`] | the plugin after every step; you to push | a write takes effect on the next step and wakes the island |
 //! | [`Sleeping`] | the plugin only | present while the body's island sleeps |
 //! | [`PhysicsPose`] | the plugin only | the last two physics poses, for interpolation |

@@ -4,14 +4,17 @@
 //! Saving captures the core world as it is ([`PhysicsWorld::scene_file`]). Loading
 //! ([`LoadPhysicsScene`], a command) first builds the file's world, which checks every field,
 //! so a broken file changes nothing: it is refused with a [`PhysicsWarning`] naming what is
-//! wrong. Then every entity with a [`Collider`] is despawned, the core world is replaced by the
-//! file's, and one entity per body is spawned with its components ([`body_components`] plus
-//! layers, sensor and event flags, and [`Sleeping`] for sleepers), linked to its body as it
-//! is, so that the next step is the file's next step bit for bit. The [`PhysicsConfig`],
-//! gravity switch and [`PhysicsBounds`] resources take the file's values. What the file
-//! cannot hold: the app's own components on the old entities (sprites, game data), and a
-//! drag, since no pointer holds the loaded body: held bodies are let go at rest.
+//! wrong. Then every entity with a [`Collider`] is despawned (disabled ones too), the core
+//! world is replaced by the file's, and one entity per body is spawned with its components
+//! ([`body_components`] plus layers, sensor and event flags, and [`Sleeping`] for sleepers),
+//! linked to its body as it is, so that the next step is the file's next step bit for bit.
+//! The [`PhysicsConfig`], gravity switch and [`PhysicsBounds`] resources take the file's
+//! values. What the file cannot hold: the app's own components on the old entities (sprites,
+//! game data), and a drag, since no pointer holds the loaded body: held bodies are let go at
+//! rest.
 
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::Allow;
 use bevy::ecs::system::Command;
 use bevy::prelude::*;
 
@@ -37,11 +40,12 @@ impl PhysicsWorld {
 /// nothing and is reported as a [`PhysicsWarning`].
 ///
 /// It builds the file's world first (checking every field), then despawns every entity with
-/// a [`Collider`], swaps the core world and spawns one entity per body ([`body_components`]
-/// plus layers, sensor and event flags, and [`Sleeping`]) linked to its body as it is, so
-/// the next step is the file's next step bit for bit. The [`PhysicsConfig`], the gravity
-/// switch and [`PhysicsBounds`] take the file's values. The app's own components on the old
-/// entities are gone, and a held body is let go at rest (no pointer holds it).
+/// a [`Collider`] (disabled ones too), swaps the core world and spawns one entity per body
+/// ([`body_components`] plus layers, sensor and event flags, and [`Sleeping`]) linked to its
+/// body as it is, so the next step is the file's next step bit for bit. The
+/// [`PhysicsConfig`], the gravity switch and [`PhysicsBounds`] take the file's values. The
+/// app's own components on the old entities are gone, and a held body is let go at rest (no
+/// pointer holds it).
 ///
 /// ```no_run
 /// use bevy::prelude::*;
@@ -85,12 +89,17 @@ pub fn load_scene(world: &mut World, file: &SceneFile) -> Result<usize, SceneErr
 /// entity despawned, one entity per body spawned and linked, and the config, gravity switch
 /// and bounds resources set to the world's. Returns the number of bodies spawned. A rewind
 /// (`rewind.rs`) uses it too; a rewind while recording notes the releases.
+///
+/// Disabled body entities (Bevy's `Disabled`) go with the others, through `Allow<Disabled>`:
+/// the world they belonged to is gone, and one enabled later would join the loaded world as
+/// a stranger (or, as before, never be simulated again).
 pub(crate) fn adopt_world(
     world: &mut World,
     core: crate::physics::World,
     release_held: bool,
 ) -> usize {
-    let old: Vec<Entity> = world.query_filtered::<Entity, With<Collider>>().iter(world).collect();
+    let old: Vec<Entity> =
+        world.query_filtered::<Entity, (With<Collider>, Allow<Disabled>)>().iter(world).collect();
     for entity in old {
         world.despawn(entity);
     }

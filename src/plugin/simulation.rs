@@ -174,6 +174,8 @@ impl Plugin for PhysicsSimulationPlugin {
             // Before the fixed loop, which reads `Time<Virtual>`'s delta.
             .add_systems(PreUpdate, controls::apply_time_scale)
             .add_observer(sync::refuse_parented_body)
+            .add_observer(sync::leave_when_disabled)
+            .add_observer(sync::rejoin_when_enabled)
             .add_observer(motion::note_removed_layers)
             .add_systems(PreUpdate, controls::follow_window);
     }

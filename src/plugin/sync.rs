@@ -47,10 +47,22 @@
 //! rotation about z, its angle; any other rotation (about x, a zero quaternion) is refused
 //! like a NaN one, once per write, and put back (at spawn, to the identity: the circle starts
 //! at angle 0).
+//!
+//! # Disabled entities
+//! An entity given Bevy's `Disabled` component vanishes from every query that does not ask
+//! for it, the plugin's included, so its body would go on colliding and moving in the core
+//! with nothing to show it. A disabled body entity leaves the simulation as a despawned one
+//! does ([`leave_when_disabled`]), but the entity stays as it was; once `Disabled` is removed
+//! ([`rejoin_when_enabled`]) the body comes back from its components, judged as a new spawn
+//! (at its `Transform`, with its velocities). No warning: disabling is the game's choice, not
+//! a refused value. A clear, a load and a rewind despawn disabled body entities with the
+//! others.
 
 use std::ops::DerefMut;
 
+use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::query::Allow;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
@@ -141,7 +153,8 @@ pub(crate) fn register_bodies(
     let mut entities: Vec<Entity> = bodies.p0().iter().collect();
     if !waiting.0.is_empty() {
         let mut query = bodies.p1();
-        // Despawned entities and removed colliders leave the list; changed ones are retried.
+        // Despawned entities, removed colliders and disabled entities (judged again when
+        // enabled, see `rejoin_when_enabled`) leave the list; changed ones are retried.
         waiting.0.retain(|w| {
             let Ok((collider, kind, material, transform, velocity, spin, _, parent, _)) =
                 query.get_mut(w.entity)
@@ -316,6 +329,42 @@ pub(crate) fn refuse_parented_body(
                  left the simulation; {NOT_SIMULATED_UNTIL}"
             ),
         );
+    }
+}
+
+/// Takes the body of an entity given Bevy's `Disabled` out of the simulation, as a despawn
+/// would, and leaves the entity as it is.
+///
+/// A disabled entity is in no query that does not name `Disabled`: without this its body
+/// stayed in the core, an invisible body that kept colliding (and, dynamic, kept moving while
+/// its entity's pose stood still). [`rejoin_when_enabled`] brings it back. While
+/// [`PhysicsWorld`] is out of the world (`World::resource_scope`) the entity waits in
+/// [`UnlinkLater`], as for a despawn.
+pub(crate) fn leave_when_disabled(
+    disabled: On<Insert, Disabled>,
+    physics: Option<ResMut<PhysicsWorld>>,
+    later: Option<ResMut<UnlinkLater>>,
+) {
+    if let Some(mut physics) = physics {
+        physics.unlink_and_queue(disabled.entity);
+    } else if let Some(mut later) = later {
+        later.0.push(disabled.entity);
+    }
+}
+
+/// Brings a body entity back into the simulation when its `Disabled` is removed: its
+/// [`Collider`] is marked changed, so [`register_bodies`] judges it on the next step like a
+/// new spawn, from the components as they are then (a refusal warns and waits as usual).
+///
+/// Marked rather than added here: the entity is judged with the rest, in entity order, by the
+/// one system that adds bodies. The observer runs before `Disabled` is gone, hence
+/// `Allow<Disabled>`; on a despawn it marks a collider about to go, which is harmless.
+pub(crate) fn rejoin_when_enabled(
+    enabled: On<Remove, Disabled>,
+    mut colliders: Query<&mut Collider, Allow<Disabled>>,
+) {
+    if let Ok(mut collider) = colliders.get_mut(enabled.entity) {
+        collider.set_changed();
     }
 }
 
@@ -705,7 +754,7 @@ pub(crate) fn unlink_body(mut world: DeferredWorld, context: HookContext) {
 }
 
 /// Entities to unlink that were noted while [`PhysicsWorld`] was out of the world (inside a
-/// `World::resource_scope::<PhysicsWorld>`): despawned, or their collider removed.
+/// `World::resource_scope::<PhysicsWorld>`): despawned, their collider removed, or disabled.
 /// [`remove_despawned_bodies`] unlinks them before anything else looks at the bodies. Empty
 /// but in the rarest of cases, so the hook's common path stays one call.
 ///
@@ -721,11 +770,12 @@ pub(crate) struct UnlinkLater(pub(crate) Vec<Entity>);
 /// the bodies, not k. Runs first in every frame and first in every fixed step, so neither the
 /// picking nor a step ever sees a despawned body.
 ///
-/// An entity that lost its collider but lives on loses its [`Sleeping`] marker here too.
+/// An entity that lost its collider, or was disabled, but lives on loses its [`Sleeping`]
+/// marker here too (a disabled one is seen through `Allow<Disabled>`).
 pub(crate) fn remove_despawned_bodies(
     physics: Option<ResMut<PhysicsWorld>>,
     mut later: ResMut<UnlinkLater>,
-    sleeping: Query<(), With<Sleeping>>,
+    sleeping: Query<(), (With<Sleeping>, Allow<Disabled>)>,
     mut commands: Commands,
 ) {
     let Some(mut physics) = physics else { return };
