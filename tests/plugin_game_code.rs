@@ -118,6 +118,55 @@ fn a_nan_velocity_in_a_live_body_is_refused_once_and_put_back_r_plug_1() {
     assert_drawn_where_simulated(&mut app, circle);
 }
 
+/// Removes `C` from each of a falling circle and rectangle, and checks that it is put back
+/// with one warning naming `name`, and that the bodies go on being drawn where simulated.
+fn assert_removal_put_back<C: Component>(name: &str) {
+    let mut app = app();
+    for body in falling_circle_and_rectangle(&mut app) {
+        app.world_mut().entity_mut(body).remove::<C>();
+        app.update();
+        assert_one_warning(&mut app, body, &[name, "removed", "Collider", "put back"]);
+        assert!(app.world().get::<C>(body).is_some(), "{name} put back");
+        let handle = physics(&app).handle(body).expect("still simulated");
+        let core = physics(&app).world().body(handle).expect("body");
+        let mapping = physics(&app).mapping();
+        assert_eq!(get::<LinearVelocity>(&app, body).0, mapping.vector_to_bevy(core.velocity()));
+        assert_drawn_where_simulated(&mut app, body);
+    }
+}
+
+/// Removing a component a collider requires from a live body left an invisible collider: the
+/// body went on colliding, its entity was no longer kept in step (the write-back and the
+/// drawing need the pose, the velocities and the `Transform`), and nothing was said. Now the
+/// component is put back from the body, with one warning, as for any refused write.
+#[test]
+fn a_required_component_removed_from_a_live_body_is_put_back_once_r_plug_1() {
+    assert_removal_put_back::<LinearVelocity>("LinearVelocity");
+    assert_removal_put_back::<AngularVelocity>("AngularVelocity");
+    assert_removal_put_back::<PhysicsPose>("PhysicsPose");
+    assert_removal_put_back::<Transform>("Transform");
+    assert_removal_put_back::<RigidBody>("RigidBody");
+    assert_removal_put_back::<PhysicsMaterial>("PhysicsMaterial");
+
+    // Several at once: one warning naming them all; the values are the body's.
+    let mut app = app();
+    let [circle, _] = falling_circle_and_rectangle(&mut app);
+    app.world_mut().entity_mut(circle).insert(PhysicsMaterial::RUBBER);
+    frames(&mut app, 2);
+    app.world_mut()
+        .entity_mut(circle)
+        .remove::<(Transform, LinearVelocity, PhysicsPose, PhysicsMaterial)>();
+    app.update();
+    assert_one_warning(
+        &mut app,
+        circle,
+        &["Transform", "LinearVelocity", "PhysicsPose", "PhysicsMaterial", "put back"],
+    );
+    assert_eq!(get::<PhysicsMaterial>(&app, circle), PhysicsMaterial::RUBBER, "the body's");
+    assert_eq!(drawn(&app, circle), simulated(&app, circle), "the Transform at the body");
+    assert_drawn_where_simulated(&mut app, circle);
+}
+
 /// Issue 19: a child body was simulated at its local translation and drawn offset by its
 /// parent's transform. Bodies must be top-level: a child is refused with one warning (and
 /// its parent's moves and turns do not repeat it), and simulated once `ChildOf` goes.

@@ -23,6 +23,11 @@
 //! | [`PhysicsPose`] | the plugin only | the last two physics poses, for interpolation |
 //! | [`NoInterpolation`] | you | the body is drawn at its latest physics pose |
 //! | [`VisualScale`] | you | the `Transform` scale sizes the body's picture: nothing is said about it |
+//!
+//! Removing one of the components the [`Collider`] requires (`Transform`, [`RigidBody`],
+//! [`PhysicsMaterial`], the velocities, [`PhysicsPose`]) from a simulated body is refused:
+//! it is put back from the body at the start of the next frame, with one warning naming it.
+//! To take a body out of the simulation, remove its collider (or disable the entity).
 
 use bevy::prelude::*;
 

@@ -55,6 +55,11 @@
 //! | [`NoInterpolation`] | you | the body is drawn at its latest physics pose |
 //! | [`VisualScale`] | you | the `Transform` scale sizes the body's picture: nothing is said about it |
 //!
+//! Removing one of the components the [`Collider`] requires (`Transform`, [`RigidBody`],
+//! [`PhysicsMaterial`], the velocities, [`PhysicsPose`]) from a simulated body is refused:
+//! it is put back from the body at the start of the next frame, with one warning naming it.
+//! To take a body out of the simulation, remove its collider (or disable the entity).
+//!
 //! # Schedule
 //! The core steps in `FixedUpdate`, with `Time<Fixed>` at `1/time_step` Hz (120 Hz by
 //! default): one system there runs [`PhysicsSchedule`], whose three chained

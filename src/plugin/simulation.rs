@@ -171,6 +171,13 @@ impl Plugin for PhysicsSimulationPlugin {
             .add_systems(FixedUpdate, run_physics_schedule.in_set(PhysicsSystems::Step))
             .add_systems(PreStartup, config::time_fixed_loop)
             .add_systems(First, sync::remove_despawned_bodies)
+            // After the queued unlinks, so that a body despawned or disabled inside a
+            // `resource_scope` is not mistaken for a simulated one; no sync point needed.
+            .add_systems(
+                First,
+                sync::put_back_required_components
+                    .after_ignore_deferred(sync::remove_despawned_bodies),
+            )
             // Before the fixed loop, which reads `Time<Virtual>`'s delta.
             .add_systems(PreUpdate, controls::apply_time_scale)
             .add_observer(sync::refuse_parented_body)

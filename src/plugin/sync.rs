@@ -37,6 +37,12 @@
 //! value: the next step finds the plugin's own value there and has nothing to judge. A refused
 //! spawn has no valid value to go back to; it waits, and its warning says until when.
 //!
+//! Removing one of the components a [`Collider`] requires (`Transform`, the velocities,
+//! [`PhysicsPose`], [`RigidBody`], [`PhysicsMaterial`]) from a simulated body is refused the
+//! same way: the systems that keep the entity in step need them all, and without one the body
+//! went on colliding with nothing to show it. [`put_back_required_components`] puts each back
+//! from the body at the start of the next frame, with one warning naming it.
+//!
 //! # Parents, scale, rotation
 //! Bodies are simulated in world space and the plugin reads and writes `Transform` as world
 //! coordinates, so a body entity must be top-level: one with a parent (`ChildOf`) is refused,
@@ -792,4 +798,145 @@ pub(crate) fn remove_despawned_bodies(
         }
     }
     physics.remove_pending();
+}
+
+/// The collider entities that lack one of the components a [`Collider`] requires: someone
+/// removed it (Bevy inserts them all with the collider).
+type LacksRequired = (
+    With<Collider>,
+    Or<(
+        Without<Transform>,
+        Without<LinearVelocity>,
+        Without<AngularVelocity>,
+        Without<PhysicsPose>,
+        Without<RigidBody>,
+        Without<PhysicsMaterial>,
+    )>,
+);
+
+/// Puts back the components a [`Collider`] requires, removed from an entity whose body is
+/// simulated: `Transform`, [`LinearVelocity`], [`AngularVelocity`], [`PhysicsPose`],
+/// [`RigidBody`] and [`PhysicsMaterial`], each from the body as it is now, with one warning
+/// naming them (R-PLUG-1). Runs in `First`, so a removal is answered at the start of the next
+/// frame, before the fixed steps.
+///
+/// Without it the body went on being simulated and colliding while its entity was no longer
+/// kept in step (the write-back needs the pose and velocities, the interpolation the pose and
+/// the `Transform`, the user writes all of them): an invisible collider, and nothing said.
+/// Put back rather than taken out of the simulation, as every other refused write is: the
+/// way to take a body out is to remove its collider (or to disable the entity), and a game
+/// that removed a velocity by mistake keeps its body.
+///
+/// `Transform` comes back at the body's pose, with the z and scale of the entity's
+/// `GlobalTransform` (its last propagated `Transform`: bodies are top-level); a velocity at the
+/// body's velocity; [`PhysicsPose`] at the body's pose, adopting the components as the
+/// plugin's own values, as for a new body. The pose remembers what is put back, so nothing
+/// put back is taken for a write of the game's.
+///
+/// Found by a query of the collider entities without one of them ([`LacksRequired`]), an
+/// archetype filter: a frame in which nothing was removed costs a look at the few (empty)
+/// archetypes it matches, and a despawn costs nothing here. `RemovedComponents` would have
+/// cost every despawned body a lookup per component (about 190 instructions a body for six,
+/// measured with callgrind, as much as the collider's hook), and hooks more. An entity found
+/// that has no body (refused at spawn, or with a parent) is left as it is.
+#[expect(clippy::type_complexity, reason = "a query over the optional required components")]
+pub(crate) fn put_back_required_components(
+    physics: Option<Res<PhysicsWorld>>,
+    mut lacking: Query<
+        (
+            Entity,
+            Option<&Transform>,
+            Option<&GlobalTransform>,
+            Option<&LinearVelocity>,
+            Option<&AngularVelocity>,
+            Option<&mut PhysicsPose>,
+            Has<RigidBody>,
+            Has<PhysicsMaterial>,
+        ),
+        LacksRequired,
+    >,
+    mut commands: Commands,
+    mut warnings: MessageWriter<PhysicsWarning>,
+) {
+    let Some(physics) = physics else { return };
+    let mapping = physics.mapping();
+    for (entity, transform, global, velocity, spin, pose, has_kind, has_material) in &mut lacking {
+        let Some(body) = physics.handle(entity).and_then(|h| physics.world().body(h)) else {
+            continue;
+        };
+        let now = pose_of(mapping, body.position(), body.angle());
+        let mut missing = Vec::new();
+        let mut put_back = commands.entity(entity);
+        let (transform, put_transform) = match transform {
+            Some(transform) => (*transform, false),
+            None => {
+                missing.push("Transform");
+                let mut put = global.map_or(Transform::IDENTITY, |g| g.compute_transform());
+                put.translation = now.translation.extend(put.translation.z);
+                put.rotation = Quat::from_rotation_z(now.angle);
+                put_back.insert(put);
+                (put, true)
+            }
+        };
+        let (velocity, put_velocity) = match velocity {
+            Some(velocity) => (velocity.0, false),
+            None => {
+                missing.push("LinearVelocity");
+                let put = mapping.vector_to_bevy(body.velocity());
+                put_back.insert(LinearVelocity(put));
+                (put, true)
+            }
+        };
+        let (spin, put_spin) = match spin {
+            Some(spin) => (spin.0, false),
+            None => {
+                missing.push("AngularVelocity");
+                let put = mapping.angle_to_bevy(body.angular_velocity());
+                put_back.insert(AngularVelocity(put));
+                (put, true)
+            }
+        };
+        match pose {
+            Some(mut pose) => {
+                // What was put back is the plugin's own value, not a write to judge.
+                if put_transform {
+                    pose.remember_transform(&transform);
+                }
+                if put_velocity {
+                    pose.written_velocity = velocity;
+                }
+                if put_spin {
+                    pose.written_angular_velocity = spin;
+                }
+                // The write-back skipped the entity while a velocity was missing.
+                if pose.current() != now {
+                    pose.set(now, now);
+                }
+            }
+            None => {
+                missing.push("PhysicsPose");
+                let mut put = PhysicsPose::default();
+                put.adopt(&transform, velocity, spin, body.shape());
+                put.set(now, now);
+                put_back.insert(put);
+            }
+        }
+        if !has_kind {
+            missing.push("RigidBody");
+            put_back.insert(kind_of(body));
+        }
+        if !has_material {
+            missing.push("PhysicsMaterial");
+            put_back.insert(PhysicsMaterial(body.material()));
+        }
+        let (names, it) = (missing.join(", "), if missing.len() == 1 { "it" } else { "them" });
+        refuse(
+            &mut warnings,
+            entity,
+            format!(
+                "{names} removed from a simulated body, which needs {it} (to take a body out of \
+                 the simulation, remove its Collider or insert Disabled); put back from the body"
+            ),
+        );
+    }
 }
