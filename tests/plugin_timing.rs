@@ -157,3 +157,81 @@ fn a_changed_time_step_retimes_fixed_update_r_cfg_2() {
         assert_eq!(steps(&app) - before, 1, "one 1/60 s step per 1/60 s frame");
     }
 }
+
+/// Bevy clamps the raw frame time to `Time<Virtual>`'s max delta before it applies the
+/// relative speed, so the cap must allow for the time scale: at 2, a 1 s hitch would
+/// otherwise run twice `max_steps_per_frame` steps. Slow motion keeps the step (R-SCN-2).
+#[test]
+fn a_long_frame_runs_at_most_max_steps_per_frame_at_any_time_scale_r_fix_1() {
+    let cap = u64::from(PhysicsConfig::default().max_steps_per_frame);
+    for scale in [PhysicsTimeScale::MAX, 1.5, 1.0, 0.3, PhysicsTimeScale::MIN] {
+        let mut app = app();
+        app.world_mut().resource_mut::<PhysicsTimeScale>().0 = scale;
+        app.update();
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs(1)));
+        for frame in 0..5 {
+            let before = steps(&app);
+            app.update();
+            let ran = steps(&app) - before;
+            // 1 s at the scale is `120 · scale` steps: the cap binds above 8.
+            let expected = cap.min((120.0 * f64::from(scale)) as u64);
+            assert!(ran <= cap, "scale {scale}, frame {frame}: {ran} steps, the cap is {cap}");
+            assert!(ran + 1 >= expected, "scale {scale}, frame {frame}: {ran} steps");
+        }
+        assert!(take_warnings(&mut app).is_empty(), "scale {scale}");
+        assert_eq!(
+            app.world().resource::<Time<Fixed>>().timestep(),
+            Duration::from_secs_f64(1.0 / 120.0),
+            "scale {scale}: the step is the same"
+        );
+    }
+}
+
+/// The plugin owns `Time<Fixed>`'s timestep and `Time<Virtual>`'s speed and max delta: set
+/// directly, they would run the world at the wrong speed and past the cap. Such a write is
+/// put back before it times a frame, with one warning naming the setting to use instead.
+#[test]
+fn clocks_changed_behind_the_plugins_back_are_put_back_with_one_warning_r_plug_1() {
+    let step = Duration::from_secs_f64(1.0 / 120.0);
+    let cap = u64::from(PhysicsConfig::default().max_steps_per_frame);
+    type Edit = fn(&mut World);
+    let edits: [(&str, Edit, &str); 3] = [
+        (
+            "timestep",
+            |w| w.resource_mut::<Time<Fixed>>().set_timestep(Duration::from_micros(100)),
+            "PhysicsConfig::time_step",
+        ),
+        (
+            "speed",
+            |w| w.resource_mut::<Time<Virtual>>().set_relative_speed(50.0),
+            "PhysicsTimeScale",
+        ),
+        (
+            "max delta",
+            |w| w.resource_mut::<Time<Virtual>>().set_max_delta(Duration::from_secs(10)),
+            "PhysicsConfig::max_steps_per_frame",
+        ),
+    ];
+    for (name, edit, instead) in edits {
+        for frame in [frame_60(), Duration::from_secs(1)] {
+            let mut app = app_with(SandboxPhysicsPlugin::default(), frame);
+            take_warnings(&mut app);
+            edit(app.world_mut());
+            let before = steps(&app);
+            app.update();
+            let ran = steps(&app) - before;
+            let expected = if frame == frame_60() { 2 } else { cap };
+            assert_eq!(ran, expected, "{name}, frame {frame:?}: steps in the frame");
+            let warnings = take_warnings(&mut app);
+            assert_eq!(warnings.len(), 1, "{name}: one warning: {warnings:?}");
+            assert!(warnings[0].message.contains(instead), "{name}: {warnings:?}");
+            assert_eq!(app.world().resource::<Time<Fixed>>().timestep(), step, "{name}");
+            let virtual_time = app.world().resource::<Time<Virtual>>();
+            assert_eq!(virtual_time.relative_speed(), 1.0, "{name}");
+            assert_eq!(virtual_time.max_delta(), step * cap as u32, "{name}");
+            assert_eq!(app.world().resource::<PhysicsTimeScale>().0, 1.0, "{name}");
+            frames(&mut app, 3);
+            assert!(take_warnings(&mut app).is_empty(), "{name}: said once");
+        }
+    }
+}

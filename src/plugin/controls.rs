@@ -11,6 +11,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
 use super::components::Collider;
+use super::config::PhysicsClocks;
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
 use crate::physics::{Input, MIN_BODY_SIZE};
 
@@ -66,6 +67,11 @@ impl PhysicsControls {
 /// `time_step` (120 Hz by default), so a slowed world computes exactly the states a world at
 /// full speed does, only fewer of them per second of real time. A value outside the range
 /// (or NaN) is refused with a warning and the resource is put back to the last valid value.
+///
+/// Set this, not `Time<Virtual>`'s relative speed: the plugin divides `Time<Virtual>`'s max
+/// delta by the scale, so that a long frame still runs at most
+/// [`max_steps_per_frame`](crate::physics::PhysicsConfig::max_steps_per_frame) steps, and
+/// puts a speed set directly back (with a warning).
 #[derive(Resource, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Resource, Default, Debug, PartialEq, Clone)]
 pub struct PhysicsTimeScale(pub f32);
@@ -84,30 +90,36 @@ impl Default for PhysicsTimeScale {
 }
 
 /// Hands a changed [`PhysicsTimeScale`] to `Time<Virtual>`, or refuses it.
+///
+/// With the speed it sets `Time<Virtual>`'s max delta, which Bevy applies before the speed
+/// (see [`PhysicsClocks::max_delta`]): both take effect with the next frame's time update.
 pub(crate) fn apply_time_scale(
     mut scale: ResMut<PhysicsTimeScale>,
+    mut clocks: ResMut<PhysicsClocks>,
+    mut fixed: ResMut<Time<Fixed>>,
     mut time: ResMut<Time<Virtual>>,
-    mut last_valid: Local<Option<f32>>,
     mut warnings: MessageWriter<PhysicsWarning>,
 ) {
-    if !scale.is_changed() && last_valid.is_some() {
+    if !scale.is_changed() {
         return;
     }
     let value = scale.0;
     if (PhysicsTimeScale::MIN..=PhysicsTimeScale::MAX).contains(&value) {
-        *last_valid = Some(value);
-        time.set_relative_speed(value);
+        if clocks.scale != value {
+            clocks.scale = value;
+            clocks.apply(&mut fixed, &mut time);
+        }
         return;
     }
     let message = format!(
         "PhysicsTimeScale {value} refused: allowed {} to {}; it stays {}",
         PhysicsTimeScale::MIN,
         PhysicsTimeScale::MAX,
-        last_valid.unwrap_or(1.0)
+        clocks.scale
     );
     warn!("{message}");
     warnings.write(PhysicsWarning { entity: None, message });
-    scale.bypass_change_detection().0 = last_valid.unwrap_or(1.0);
+    scale.bypass_change_detection().0 = clocks.scale;
 }
 
 /// The walls: the rectangle bodies are kept in, in Bevy world coordinates (px, y up).

@@ -73,10 +73,19 @@
 //!
 //! Then, once per frame in `Update`, [`PhysicsSystems::Interpolate`] writes every body's
 //! `Transform` at `lerp(previous, current, overstep_fraction)` (R-FIX-2), and the debug
-//! drawing follows it. `Time<Virtual>`'s max delta is `time_step · max_steps_per_frame`, so a
-//! long frame runs at most `max_steps_per_frame` steps and drops the rest of the backlog
-//! (R-FIX-1). That cap is Bevy's own (`Time<Virtual>` feeds `Time` in `Update` too), so every
-//! system sees `Time::delta()` clamped to it: 66.7 ms by default instead of Bevy's 250 ms.
+//! drawing follows it. `Time<Virtual>`'s max delta is
+//! `time_step · max_steps_per_frame / PhysicsTimeScale` (Bevy clamps the real frame time to it
+//! before applying the relative speed), so a long frame runs at most `max_steps_per_frame`
+//! steps at any time scale and drops the rest of the backlog (R-FIX-1). That cap is Bevy's
+//! own (`Time<Virtual>` feeds `Time` in `Update` too), so every system sees `Time::delta()`
+//! clamped to `time_step · max_steps_per_frame`: 66.7 ms by default instead of Bevy's 250 ms.
+//!
+//! These clocks are the plugin's: `Time<Fixed>`'s timestep follows
+//! [`PhysicsConfig::time_step`], `Time<Virtual>`'s relative speed [`PhysicsTimeScale`], its
+//! max delta [`PhysicsConfig::max_steps_per_frame`]. Set directly, they would run the world
+//! at the wrong speed and past the cap; such a change is put back before it times a frame,
+//! with one [`PhysicsWarning`] naming the setting to use instead. Pausing `Time<Virtual>` is
+//! fine: a paused clock runs no steps.
 //!
 //! # Frames
 //! Everything public here is in Bevy's world frame (px, y up, counter-clockwise angles),

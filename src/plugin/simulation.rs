@@ -1,13 +1,16 @@
 //! [`PhysicsSimulationPlugin`]: the core world as a resource, stepped in its own schedule.
 
+use bevy::app::{RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
+use bevy::time::TimeSystems;
 
 use super::DEFAULT_BOUNDS;
 use super::components::{
     AngularVelocity, Collider, LinearVelocity, NoInterpolation, PhysicsMaterial, PhysicsPose,
     RigidBody, Sleeping, VisualScale,
 };
+use super::config::PhysicsClocks;
 use super::controls::{
     PhysicsBounds, PhysicsControls, PhysicsTimeScale, WallInsets, WallsFollowWindow,
 };
@@ -92,7 +95,8 @@ impl Plugin for PhysicsSimulationPlugin {
         let (world, bounds) = self.build_world(&mut config);
         let mapping = CoordinateMapping::from_bounds(bounds);
 
-        app.insert_resource(config)
+        app.insert_resource(PhysicsClocks::new(&config, 1.0))
+            .insert_resource(config)
             .insert_resource(PhysicsWorld::new(world, mapping))
             .insert_resource(PhysicsBounds(bounds))
             .init_resource::<WallInsets>()
@@ -178,7 +182,15 @@ impl Plugin for PhysicsSimulationPlugin {
                 sync::put_back_required_components
                     .after_ignore_deferred(sync::remove_despawned_bodies),
             )
-            // Before the fixed loop, which reads `Time<Virtual>`'s delta.
+            // Before Bevy's time update, which advances `Time<Virtual>` with its speed and max
+            // delta: the plugin's clocks put back if something else changed them.
+            .add_systems(First, config::keep_clocks.before(TimeSystems))
+            // Again before the fixed loop: a timestep changed since would time its steps.
+            .add_systems(
+                RunFixedMainLoop,
+                config::keep_clocks.in_set(RunFixedMainLoopSystems::BeforeFixedMainLoop),
+            )
+            // A new speed and its max delta, together, for the next frame's time update.
             .add_systems(PreUpdate, controls::apply_time_scale)
             .add_observer(sync::refuse_parented_body)
             .add_observer(sync::leave_when_disabled)
