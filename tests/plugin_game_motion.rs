@@ -257,3 +257,56 @@ fn components_removed_between_steps_at_a_high_frame_rate_are_taken_back_r_game_5
     assert!(!body.is_sensor(), "no longer a sensor");
     assert_eq!(body.layers(), CollisionLayers::ALL, "every layer again");
 }
+
+/// The warnings of the next `n` frames (a message lasts two frames: read after each one).
+fn warned_in(app: &mut App, n: usize) -> Vec<PhysicsWarning> {
+    (0..n).flat_map(|_| (app.update(), take_warnings(app)).1).collect()
+}
+
+/// Turning a body static or kinematic is not a write to its game components: they stay as
+/// the game set them, without a warning, and act again once the body is dynamic. A value
+/// written while the body is not dynamic is still refused (warned once, put back).
+#[test]
+fn a_kind_change_keeps_the_force_and_gravity_scale_for_when_the_body_is_dynamic_r_game_5() {
+    let mut app = app();
+    let force = Vec2::new(3.0e5, 0.0);
+    let ball = spawn(
+        &mut app,
+        (
+            Collider::circle(20.0),
+            Transform::default(),
+            GravityScale(2.0),
+            ConstantForce(force),
+            ConstantTorque(2.0e7),
+        ),
+    );
+    step_once(&mut app);
+    take_warnings(&mut app);
+    for kind in [RigidBody::Static, RigidBody::Kinematic, RigidBody::Dynamic] {
+        app.world_mut().entity_mut(ball).insert(kind);
+        let warnings = warned_in(&mut app, 3);
+        assert_eq!(warnings, vec![], "{kind:?}: a kind change is no refused write");
+        assert_eq!(get::<GravityScale>(&app, ball).0, 2.0, "{kind:?}: the game's scale stays");
+        assert_eq!(get::<ConstantForce>(&app, ball).0, force, "{kind:?}: the game's force stays");
+        assert_eq!(get::<ConstantTorque>(&app, ball).0, 2.0e7, "{kind:?}: the torque stays");
+    }
+    // Dynamic again, the core has them back: the ball is pushed right and falls at 2 g.
+    let handle = physics(&app).handle(ball).expect("simulated");
+    let world = physics(&app).world();
+    assert_eq!(world.gravity_scale(handle), Ok(2.0));
+    assert_eq!(world.force(handle).map(|f| physics(&app).mapping().vector_to_bevy(f)), Ok(force));
+    let v0 = get::<LinearVelocity>(&app, ball).0;
+    step_once(&mut app);
+    let dv = get::<LinearVelocity>(&app, ball).0 - v0;
+    assert!(dv.x > 0.0 && dv.y < 0.0, "pushed right and falling: {dv}");
+
+    // A write to a static body is the game's, and refused as the docs say.
+    app.world_mut().entity_mut(ball).insert(RigidBody::Static);
+    assert_eq!(warned_in(&mut app, 2), vec![]);
+    app.world_mut().get_mut::<GravityScale>(ball).expect("kept").0 = 3.0;
+    let warnings = warned_in(&mut app, 6);
+    assert_eq!(warnings.len(), 1, "said once: {warnings:?}");
+    assert!(warnings[0].message.contains("GravityScale"), "{warnings:?}");
+    assert_eq!(get::<GravityScale>(&app, ball).0, 1.0, "put back to what a static body keeps");
+    assert_eq!(get::<ConstantForce>(&app, ball).0, force, "the untouched force still waits");
+}

@@ -5,8 +5,10 @@
 //! Components are in Bevy's frame (y up, counter-clockwise positive) and mapped to the
 //! core's (y down, clockwise positive) by the [`CoordinateMapping`](super::CoordinateMapping). Each fixed step,
 //! [`apply_motion_components`] gives the core the values the components hold; a refused
-//! value (not finite, too large, on a body that is not dynamic) gets one warning and the
-//! component is put back to what the core keeps, so the warning does not repeat.
+//! value (not finite, too large, written to a body that is not dynamic) gets one warning and
+//! the component is put back to what the core keeps, so the warning does not repeat. A body
+//! turned static or kinematic keeps its components: they wait, without a warning, and act
+//! again once it is dynamic.
 
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
@@ -14,7 +16,7 @@ use bevy::prelude::*;
 
 use super::events::{CollisionEventsEnabled, Sensor, set_contact_rules};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
-use crate::physics::{BodyHandle, CollisionLayers, Input, PhysicsError, WallId};
+use crate::physics::{Body, BodyHandle, CollisionLayers, Input, PhysicsError, WallId};
 
 /// A force applied to a dynamic body at its centre in every step until it is changed or
 /// removed, in Bevy's frame (px·mass/s², where mass is area × density): `Δv = F·dt/m` per step.
@@ -149,6 +151,16 @@ impl PhysicsWorld {
 /// Gives the core the force, torque and gravity scale the components hold. Runs in every
 /// fixed step after the bodies are registered; a value equal to the core's costs one
 /// comparison. Removed components are handled by [`apply_removed_game_components`].
+///
+/// A static or kinematic body takes none of them (the core holds no force, no torque and a
+/// gravity scale of 1 for it). A component the body had before its [`RigidBody`] changed to
+/// one of those kinds is not the game's write: it is left as it is, without a word, and acts
+/// again once the body is dynamic. Only a value written while the body is not dynamic (the
+/// component changed since the last step) is refused, with one warning, and put back to what
+/// the core keeps for such a body. Telling the two apart is why the change tick is read:
+/// both look the same to the core, which refuses either.
+///
+/// [`RigidBody`]: super::RigidBody
 #[expect(clippy::type_complexity, reason = "a query over the optional motion components")]
 pub(crate) fn apply_motion_components(
     mut physics: ResMut<PhysicsWorld>,
@@ -166,7 +178,10 @@ pub(crate) fn apply_motion_components(
     let mapping = physics.mapping();
     for (entity, force, torque, scale) in &mut bodies {
         let Some(handle) = physics.handle(entity) else { continue };
-        if let Some(mut force) = force {
+        let dynamic = physics.world().body(handle).is_some_and(Body::is_dynamic);
+        // Judged only if the body can take it or the game wrote it just now.
+        let judged = |changed: bool| dynamic || changed;
+        if let Some(mut force) = force.filter(|f| judged(f.is_changed())) {
             let kept = physics.world().force(handle).unwrap_or(Vec2::ZERO);
             let wanted = mapping.vector_to_core(force.0);
             if wanted != kept
@@ -176,7 +191,7 @@ pub(crate) fn apply_motion_components(
                 force.0 = mapping.vector_to_bevy(kept);
             }
         }
-        if let Some(mut torque) = torque {
+        if let Some(mut torque) = torque.filter(|t| judged(t.is_changed())) {
             let kept = physics.world().torque(handle).unwrap_or(0.0);
             let wanted = mapping.angle_to_core(torque.0);
             if wanted != kept
@@ -186,7 +201,7 @@ pub(crate) fn apply_motion_components(
                 torque.0 = mapping.angle_to_bevy(kept);
             }
         }
-        if let Some(mut scale) = scale {
+        if let Some(mut scale) = scale.filter(|s| judged(s.is_changed())) {
             let kept = physics.world().gravity_scale(handle).unwrap_or(1.0);
             if scale.0 != kept
                 && let Err(error) =
