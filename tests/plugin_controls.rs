@@ -262,6 +262,60 @@ fn the_walls_follow_the_primary_window_when_asked() {
     assert_eq!(app.world().resource::<PhysicsBounds>().0, expected, "switched on, not following");
 }
 
+/// `WallInsets` are judged like any other write (R-PLUG-1): an inset that is not finite or
+/// is negative is refused with one warning naming the field and the allowed range, and the
+/// last valid insets come back, so the walls never take a value like `left: -100000`.
+#[test]
+fn invalid_wall_insets_are_refused_by_name_and_put_back_r_plug_1() {
+    let plugin = SandboxPhysicsPlugin::default().walls_follow_window(true);
+    let mut app = app_with(plugin, frame_60());
+    app.world_mut().spawn((
+        Window { resolution: WindowResolution::new(800, 600), ..default() },
+        PrimaryWindow,
+    ));
+    let valid = WallInsets { left: 100.0, right: 0.0, top: 40.0, bottom: 0.0 };
+    app.insert_resource(valid);
+    frames(&mut app, 2);
+    let walls = Rect::from_corners(Vec2::new(-300.0, -300.0), Vec2::new(400.0, 260.0));
+    assert_eq!(app.world().resource::<PhysicsBounds>().0, walls);
+    take_warnings(&mut app);
+
+    let bad = [
+        (WallInsets { left: -100_000.0, ..valid }, vec!["WallInsets.left"]),
+        (WallInsets { left: f32::NAN, right: f32::NAN, ..valid }, vec!["left", "right"]),
+        (WallInsets { top: f32::NEG_INFINITY, ..valid }, vec!["WallInsets.top"]),
+        (WallInsets { left: 1e30, right: -1e30, ..valid }, vec!["WallInsets.right"]),
+        (WallInsets { bottom: f32::INFINITY, ..valid }, vec!["WallInsets.bottom"]),
+    ];
+    for (insets, fields) in bad {
+        // Whether or not the walls follow the window at the time.
+        for follow in [true, false] {
+            app.world_mut().resource_mut::<WallsFollowWindow>().0 = follow;
+            app.insert_resource(insets);
+            app.update();
+            let warnings = take_warnings(&mut app);
+            assert_eq!(warnings.len(), 1, "{insets:?}: one warning: {warnings:?}");
+            let message = &warnings[0].message;
+            assert!(!message.contains("PhysicsBounds"), "{message}");
+            assert!(message.contains("finite, at least 0 px"), "the range: {message}");
+            for field in &fields {
+                assert!(message.contains(field), "{insets:?}: {field} not named: {message}");
+            }
+            assert_eq!(*app.world().resource::<WallInsets>(), valid, "put back");
+            frames(&mut app, 2);
+            assert_eq!(take_warnings(&mut app), vec![], "said once");
+            assert_eq!(app.world().resource::<PhysicsBounds>().0, walls, "{insets:?}");
+        }
+    }
+    // Valid insets still move the walls.
+    app.world_mut().resource_mut::<WallsFollowWindow>().0 = true;
+    app.insert_resource(WallInsets::default());
+    frames(&mut app, 2);
+    let window = Rect::from_center_size(Vec2::ZERO, Vec2::new(800.0, 600.0));
+    assert_eq!(app.world().resource::<PhysicsBounds>().0, window);
+    assert_eq!(take_warnings(&mut app), vec![]);
+}
+
 #[test]
 fn a_paused_virtual_clock_stops_the_world_too() {
     let mut app = app();

@@ -149,6 +149,12 @@ pub struct WallsFollowWindow(pub bool);
 /// ([`SandboxPhysicsPlugin::walls_follow_window`](super::SandboxPhysicsPlugin::walls_follow_window)),
 /// in logical px, say for panels docked at the window's sides. Default: none.
 ///
+/// Each inset must be finite and at least 0 px: a negative one would put the wall outside the
+/// window, where bodies go out of sight (`left: -100000` made the walls 100,000 px wide). An
+/// invalid value is refused with a [`PhysicsWarning`] naming the field and the allowed range,
+/// and the resource is put back to the last valid insets (R-PLUG-1), whether or not the walls
+/// follow the window at the time.
+///
 /// On an axis where the insets would leave less than [`MIN_WORLD_SIZE`](Self::MIN_WORLD_SIZE)
 /// between them, they are ignored and the walls take the window's whole extent: a world
 /// narrower than that holds too few bodies to be of use. With the `panel` feature,
@@ -171,20 +177,73 @@ impl WallInsets {
     /// The narrowest world the insets may leave, px (per axis).
     pub const MIN_WORLD_SIZE: f32 = 160.0;
 
-    /// The walls for a window of `size` centred on the origin, with these insets.
+    /// What an inset may be: finite and at least 0 px.
+    pub const ALLOWED: &str = "finite, at least 0 px";
+
+    /// The fields that are not [allowed](Self::ALLOWED), as `WallInsets.<field> = <value>`.
+    pub fn invalid_fields(&self) -> Vec<String> {
+        [("left", self.left), ("right", self.right), ("top", self.top), ("bottom", self.bottom)]
+            .into_iter()
+            .filter(|&(_, value)| !Self::valid(value))
+            .map(|(name, value)| format!("WallInsets.{name} = {value:?}"))
+            .collect()
+    }
+
+    fn valid(inset: f32) -> bool {
+        inset.is_finite() && inset >= 0.0
+    }
+
+    /// The walls for a window of `size` centred on the origin, with these insets. On an axis
+    /// where an inset is not [allowed](Self::ALLOWED), or the two leave less than
+    /// [`MIN_WORLD_SIZE`](Self::MIN_WORLD_SIZE), the walls take the window's whole extent.
     pub fn walls_in(&self, size: Vec2) -> Rect {
         let full = Rect::from_center_size(Vec2::ZERO, size);
         let (mut min, mut max) = (full.min, full.max);
-        if size.x - self.left - self.right >= Self::MIN_WORLD_SIZE {
+        let fits = |a: f32, b: f32, extent: f32| {
+            Self::valid(a) && Self::valid(b) && extent - a - b >= Self::MIN_WORLD_SIZE
+        };
+        if fits(self.left, self.right, size.x) {
             min.x += self.left;
             max.x -= self.right;
         }
-        if size.y - self.top - self.bottom >= Self::MIN_WORLD_SIZE {
+        if fits(self.top, self.bottom, size.y) {
             min.y += self.bottom;
             max.y -= self.top;
         }
         Rect { min, max }
     }
+}
+
+/// The last valid [`WallInsets`]: what a refused write is put back to.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub(crate) struct WallInsetsInForce(pub WallInsets);
+
+/// Refuses a changed [`WallInsets`] with an inset that is not finite or is negative: one
+/// warning naming each bad field and the allowed range, and the resource put back to the
+/// last valid insets (without a change tick, so [`follow_window`] sees no change). Runs
+/// before [`follow_window`], so that no invalid inset ever reaches the walls.
+pub(crate) fn check_wall_insets(
+    mut insets: ResMut<WallInsets>,
+    mut in_force: ResMut<WallInsetsInForce>,
+    mut warnings: MessageWriter<PhysicsWarning>,
+) {
+    if !insets.is_changed() {
+        return;
+    }
+    let invalid = insets.invalid_fields();
+    if invalid.is_empty() {
+        in_force.0 = *insets;
+        return;
+    }
+    let message = format!(
+        "{} refused (allowed: {}); the insets stay {:?}",
+        invalid.join(", "),
+        WallInsets::ALLOWED,
+        in_force.0
+    );
+    warn!("{message}");
+    warnings.write(PhysicsWarning { entity: None, message });
+    *insets.bypass_change_detection() = in_force.0;
 }
 
 /// Hands [`PhysicsControls`] and [`PhysicsBounds`] to the core (a requested clear is

@@ -100,6 +100,7 @@ impl Plugin for PhysicsSimulationPlugin {
             .insert_resource(PhysicsWorld::new(world, mapping))
             .insert_resource(PhysicsBounds(bounds))
             .init_resource::<WallInsets>()
+            .init_resource::<controls::WallInsetsInForce>()
             .insert_resource(WallsFollowWindow(self.walls_follow_window))
             .init_resource::<PhysicsControls>()
             .init_resource::<PhysicsTimeScale>()
@@ -196,6 +197,6 @@ impl Plugin for PhysicsSimulationPlugin {
             .add_observer(sync::leave_when_disabled)
             .add_observer(sync::rejoin_when_enabled)
             .add_observer(motion::note_removed_layers)
-            .add_systems(PreUpdate, controls::follow_window);
+            .add_systems(PreUpdate, (controls::check_wall_insets, controls::follow_window).chain());
     }
 }
