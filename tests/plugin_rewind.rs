@@ -194,4 +194,43 @@ fn a_rewind_despawns_disabled_body_entities_with_the_others_r_scn_2() {
     assert_eq!(entities.len(), 60, "one entity per body of the snapshot and no other");
     assert!(entities.iter().all(|&e| physics(&app).handle(e).is_some()), "each simulated");
     assert_eq!(physics(&app).len(), 60);
+
+/// R-SCN-2: the rewind reaches 10 s back unless told otherwise, and a setting outside its
+/// range is not taken silently: a NaN, negative or zero `seconds` would turn into a reach of
+/// about one interval. Each is refused at build with a warning naming the field and the
+/// range, and the default is used: the timeline is the default one.
+#[test]
+fn invalid_rewind_settings_are_refused_by_name_and_the_defaults_used_r_scn_2() {
+    let default_timeline = {
+        let app = app_with_rewind(PhysicsRewindPlugin::default());
+        let timeline = app.world().resource::<PhysicsRewind>().timeline();
+        (timeline.capacity(), timeline.interval())
+    };
+    let settings = [
+        (PhysicsRewindPlugin { seconds: f32::NAN, ..default() }, "seconds NaN"),
+        (PhysicsRewindPlugin { seconds: -5.0, ..default() }, "seconds -5"),
+        (PhysicsRewindPlugin { seconds: 0.0, ..default() }, "seconds 0"),
+        (PhysicsRewindPlugin { seconds: f32::INFINITY, ..default() }, "seconds inf"),
+        (PhysicsRewindPlugin { seconds: 1e30, ..default() }, "seconds 1e30"),
+        (PhysicsRewindPlugin { interval: 0, ..default() }, "interval 0"),
+        (PhysicsRewindPlugin { interval: u64::MAX, ..default() }, "interval 1.8e19"),
+        (PhysicsRewindPlugin { max_bytes: 0, ..default() }, "max_bytes 0"),
+    ];
+    for (plugin, name) in settings {
+        let field = name.split(' ').next().expect("a field");
+        let mut app = app_with_rewind(plugin);
+        let warnings = take_warnings(&mut app);
+        assert_eq!(warnings.len(), 1, "{name}: {warnings:?}");
+        let message = &warnings[0].message;
+        assert!(message.contains(&format!("PhysicsRewindPlugin::{field}")), "{name}: {message}");
+        assert!(message.contains("allowed"), "{name}: the range: {message}");
+        let timeline = app.world().resource::<PhysicsRewind>().timeline();
+        assert_eq!((timeline.capacity(), timeline.interval()), default_timeline, "{name}");
+    }
+
+    // NaN seconds: the rewind still reaches 10 s back.
+    let mut app = app_with_rewind(PhysicsRewindPlugin { seconds: f32::NAN, ..default() });
+    run_to(&mut app, 1500, &mut Vec::new());
+    let (oldest, newest) = rewind(&mut app).reach().expect("snapshots");
+    assert!(newest - oldest >= 1200, "reaches {oldest}..={newest}");
 }

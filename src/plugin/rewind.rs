@@ -25,6 +25,7 @@
 //! reaches less far back). A snapshot of 2,000 bodies in a pile holds about 0.4 MB; taking
 //! it costs about 0.15 ms once per interval (`docs/scene-files.md`).
 
+use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
@@ -57,14 +58,22 @@ use crate::physics::{PhysicsConfig, Timeline};
 ///     .add_plugins(PhysicsRewindPlugin::default())
 ///     .run();
 /// ```
+///
+/// A field outside its allowed range is refused when the plugin is built, with a warning
+/// (logged, and sent as a [`PhysicsWarning`] when the simulation plugin is already there)
+/// naming the field and the range, and its default is used instead: a NaN `seconds` would
+/// otherwise turn into 0 and the rewind reach about one interval back.
 #[derive(Clone, Debug)]
 pub struct PhysicsRewindPlugin {
-    /// How far back a rewind reaches, s (clamped to 0 ..= 3600). Default 10.
+    /// How far back a rewind reaches, s: more than 0, at most
+    /// [`MAX_SECONDS`](Self::MAX_SECONDS). Default 10.
     pub seconds: f32,
-    /// Steps between two snapshots (at least 1). Default 12: 0.1 s at 120 Hz.
+    /// Steps between two snapshots: at least 1, at most the steps in
+    /// [`seconds`](Self::seconds) (a longer interval would keep a single snapshot for more
+    /// than the span). Default 12: 0.1 s at 120 Hz.
     pub interval: u64,
-    /// The most bytes the snapshots may hold; beyond it the oldest are dropped. Default
-    /// 256 MB (at 2,000 bodies, 10 s hold about 40 MB).
+    /// The most bytes the snapshots may hold, at least 1; beyond it the oldest are dropped
+    /// (the newest always stays). Default 256 MB (at 2,000 bodies, 10 s hold about 40 MB).
     pub max_bytes: usize,
 }
 
@@ -74,13 +83,62 @@ impl Default for PhysicsRewindPlugin {
     }
 }
 
+impl PhysicsRewindPlugin {
+    /// The longest reach allowed, s: an hour.
+    pub const MAX_SECONDS: f32 = 3600.0;
+
+    /// These settings with each field outside its range replaced by its default, and a
+    /// message for each one replaced. `time_step` is the config's, s.
+    fn checked(&self, time_step: f32) -> (Self, Vec<String>) {
+        let default = Self::default();
+        let mut refused = Vec::new();
+        let mut checked = self.clone();
+        if !(self.seconds > 0.0 && self.seconds <= Self::MAX_SECONDS) {
+            refused.push(format!(
+                "PhysicsRewindPlugin::seconds {:?} refused (allowed: more than 0, at most {}); \
+                 using the default {}",
+                self.seconds,
+                Self::MAX_SECONDS,
+                default.seconds
+            ));
+            checked.seconds = default.seconds;
+        }
+        let span = (f64::from(checked.seconds) / f64::from(time_step)).ceil().max(1.0) as u64;
+        if !(1..=span).contains(&self.interval) {
+            let fallback = default.interval.min(span);
+            refused.push(format!(
+                "PhysicsRewindPlugin::interval {} refused (allowed: 1 ..= {span}, the steps in \
+                 {} s); using {fallback}",
+                self.interval, checked.seconds
+            ));
+            checked.interval = fallback;
+        }
+        if self.max_bytes == 0 {
+            refused.push(format!(
+                "PhysicsRewindPlugin::max_bytes 0 refused (allowed: at least 1); using the \
+                 default {}",
+                default.max_bytes
+            ));
+            checked.max_bytes = default.max_bytes;
+        }
+        (checked, refused)
+    }
+}
+
 impl Plugin for PhysicsRewindPlugin {
     fn build(&self, app: &mut App) {
         let time_step = app
             .world()
             .get_resource::<PhysicsConfig>()
             .map_or(PhysicsConfig::default().time_step, |c| c.time_step);
-        app.insert_resource(PhysicsRewind::new(self, time_step))
+        let (settings, refused) = self.checked(time_step);
+        for message in refused {
+            warn!("{message}");
+            if app.world().contains_resource::<Messages<PhysicsWarning>>() {
+                app.world_mut().write_message(PhysicsWarning { entity: None, message });
+            }
+        }
+        app.insert_resource(PhysicsRewind::new(&settings, time_step))
             .add_systems(First, apply_rewind.run_if(rewind_requested))
             .add_systems(
                 PhysicsSchedule,
