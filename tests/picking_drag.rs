@@ -6,13 +6,14 @@
 
 mod picking_support;
 
+use bevy::ecs::message::Messages;
 use bevy::picking::backend::{HitData, PointerHits};
 use bevy::picking::events::{Over, Pointer, Press};
 use bevy::picking::hover::HoverMap;
 use bevy::picking::pointer::{PointerButton, PointerId, PointerLocation};
 use bevy::picking::{Pickable, PickingSystems};
 use bevy::prelude::*;
-use bevy_sandbox_physics::plugin::{BodyPickingSystems, CollisionLayers, PointerCapture};
+use bevy_sandbox_physics::plugin::{BodyPickingSystems, CollisionLayers, Held, PointerCapture};
 use bevy_sandbox_physics::prelude::*;
 use picking_support::{Scene, frame_60, scene, scene_with};
 
@@ -648,4 +649,71 @@ fn without_hover_state_a_press_grabs_the_topmost_pickable_body() {
     // Both circles lie under (105, 0); the later one is on top.
     scene.press(MOUSE, screen(Vec2::new(105.0, 0.0)), PRIMARY);
     assert_eq!(scene.held_by(MOUSE), Some(top));
+}
+
+/// Removes `R` once, from an exclusive system.
+fn remove_once<R: Resource>(world: &mut World, mut done: Local<bool>) {
+    if !*done {
+        *done = true;
+        world.remove_resource::<R>();
+    }
+}
+
+/// R-PLUG-1 with picking and drag on: a resource of theirs or of the simulation removed
+/// while a body is held, between frames or by a system in `PreUpdate` (where picking and
+/// drag run), panics nothing; it is put back with one warning naming it. A removed
+/// `DragState` or `PhysicsWorld` takes the grips with it: the held body is let go (not left
+/// held by nobody) and stays simulated.
+#[test]
+fn a_resource_removed_while_a_body_is_held_is_put_back_and_nothing_panics_r_plug_1() {
+    use bevy_sandbox_physics::plugin::{DragSettings, DragState};
+    type Remove = fn(&mut App, bool);
+    fn remove<R: Resource>(app: &mut App, in_pre_update: bool) {
+        if in_pre_update {
+            app.add_systems(PreUpdate, remove_once::<R>);
+        } else {
+            app.world_mut().remove_resource::<R>();
+        }
+    }
+    let cases: [(&str, Remove, bool); 6] = [
+        ("DragState", remove::<DragState>, true),
+        ("DragSettings", remove::<DragSettings>, false),
+        ("PointerCapture", remove::<PointerCapture>, false),
+        ("PhysicsControls", remove::<PhysicsControls>, false),
+        ("PhysicsWorld", remove::<PhysicsWorld>, true),
+        ("PhysicsConfig", remove::<PhysicsConfig>, false),
+    ];
+    for in_pre_update in [false, true] {
+        for (name, remove, lets_go) in cases {
+            let mut scene = scene();
+            scene.resource_mut::<PhysicsControls>().gravity_enabled = false;
+            let ball = circle_at(&mut scene, 30.0, Vec2::ZERO);
+            scene.frames(2);
+            scene.press(MOUSE, screen(Vec2::ZERO), PRIMARY);
+            scene.move_to(MOUSE, screen(Vec2::new(20.0, 10.0)));
+            assert_eq!(scene.held_by(MOUSE), Some(ball));
+            scene.app.world_mut().resource_mut::<Messages<PhysicsWarning>>().clear();
+            remove(&mut scene.app, in_pre_update);
+            let mut warnings = Vec::new();
+            for _ in 0..4 {
+                scene.move_to(MOUSE, screen(Vec2::new(30.0, 20.0)));
+                let mut messages = scene.app.world_mut().resource_mut::<Messages<PhysicsWarning>>();
+                warnings.extend(messages.drain());
+            }
+            let case = format!("{name} removed (in PreUpdate: {in_pre_update})");
+            assert_eq!(warnings.len(), 1, "{case}: {warnings:?}");
+            assert!(warnings[0].message.starts_with(&format!("{name} was removed")), "{case}");
+            let physics = scene.app.world().resource::<PhysicsWorld>();
+            let handle = physics.handle(ball).expect("still simulated");
+            let held = physics.world().body(handle).is_some_and(|b| b.is_held());
+            if lets_go {
+                assert_eq!(scene.held_by(MOUSE), None, "{case}: the grip is gone");
+                assert!(!held, "{case}: held by nobody");
+                assert!(scene.app.world().get::<Held>(ball).is_none(), "{case}: Held left");
+            } else {
+                assert_eq!(scene.held_by(MOUSE), Some(ball), "{case}: the drag goes on");
+                assert!(held, "{case}");
+            }
+        }
+    }
 }

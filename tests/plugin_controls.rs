@@ -394,3 +394,119 @@ fn slow_motion_runs_fewer_steps_of_the_same_size_and_refuses_bad_scales() {
     frames(&mut slow, 60);
     assert_eq!(steps(&slow) - before, 30, "the refused scales changed the speed");
 }
+
+/// Where in a frame a test removes a resource.
+#[derive(Clone, Copy, Debug)]
+enum Removal {
+    /// Between two updates.
+    BetweenFrames,
+    /// By a system in `PreUpdate`, before or after the plugin's there.
+    PreUpdate,
+    /// By a system in `FixedUpdate`, before the step's `Prepare`.
+    FixedUpdate,
+    /// By a system in `Update`, before the interpolation.
+    Update,
+}
+
+/// Removes `R` once, from an exclusive system.
+fn remove_once<R: Resource>(world: &mut World, mut done: Local<bool>) {
+    if !*done {
+        *done = true;
+        world.remove_resource::<R>();
+    }
+}
+
+/// Removes `R` from an app with a falling ball, walls following a window and a changed
+/// config; checks that nothing panics, that `R` is back with one warning naming it, and that
+/// the ball is still simulated where it was. Returns the app and the ball.
+fn remove_resource<R: Resource>(name: &str, removal: Removal) -> (App, Entity) {
+    let plugin = SandboxPhysicsPlugin::default().walls_follow_window(true);
+    let mut app = app_with(plugin, frame_60());
+    app.world_mut().spawn((
+        Window { resolution: WindowResolution::new(800, 600), ..default() },
+        PrimaryWindow,
+    ));
+    app.insert_resource(WallInsets { top: 40.0, ..default() });
+    config(&mut app).gravity = Vec2::new(0.0, 500.0);
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 100.0, 0.0)));
+    frames(&mut app, 10);
+    let before = (drawn(&app, ball), get::<LinearVelocity>(&app, ball).0);
+    take_warnings(&mut app);
+    match removal {
+        Removal::BetweenFrames => {
+            app.world_mut().remove_resource::<R>();
+        }
+        Removal::PreUpdate => {
+            app.add_systems(PreUpdate, remove_once::<R>);
+        }
+        Removal::FixedUpdate => {
+            app.add_systems(FixedUpdate, remove_once::<R>.before(PhysicsSystems::Prepare));
+        }
+        Removal::Update => {
+            app.add_systems(Update, remove_once::<R>.before(PhysicsSystems::Interpolate));
+        }
+    }
+    let mut warnings = Vec::new();
+    for _ in 0..4 {
+        app.update();
+        warnings.extend(take_warnings(&mut app));
+    }
+    let case = format!("{name} removed {removal:?}");
+    assert!(app.world().contains_resource::<R>(), "{case}: not put back");
+    assert_eq!(warnings.len(), 1, "{case}: one warning: {warnings:?}");
+    let message = &warnings[0].message;
+    assert!(message.starts_with(&format!("{name} was removed")), "{case}: {message}");
+    assert!(message.contains("put back"), "{case}: {message}");
+
+    // The ball is still simulated, where it was, and falls on.
+    assert!(physics(&app).handle(ball).is_some(), "{case}: the ball left the simulation");
+    let (at, velocity) = (drawn(&app, ball), get::<LinearVelocity>(&app, ball).0);
+    assert!((at.x - before.0.x).abs() < 1e-3, "{case}: moved sideways from {} to {at}", before.0);
+    assert!(at.y < before.0.y && at.y > before.0.y - 20.0, "{case}: {} to {at}", before.0);
+    assert!(velocity.y < before.1.y, "{case}: not falling on: {velocity}");
+    // What is in force came back: the config, the walls, the insets, the time scale.
+    assert_eq!(physics(&app).world().config().gravity, Vec2::new(0.0, 500.0), "{case}");
+    assert_eq!(app.world().resource::<PhysicsConfig>().gravity, Vec2::new(0.0, 500.0), "{case}");
+    let walls = Rect::from_corners(Vec2::new(-400.0, -300.0), Vec2::new(400.0, 260.0));
+    assert_eq!(app.world().resource::<PhysicsBounds>().0, walls, "{case}");
+    assert_eq!(app.world().resource::<WallInsets>().top, 40.0, "{case}");
+    assert_eq!(app.world().resource::<PhysicsTimeScale>().0, 1.0, "{case}");
+    frames(&mut app, 3);
+    assert_eq!(take_warnings(&mut app), vec![], "{case}: said once");
+    (app, ball)
+}
+
+/// R-PLUG-1: removing one of the plugin's resources is a write it cannot take; it panicked
+/// the app ("Parameter `ResMut<PhysicsConfig>` failed validation"). Now, wherever in the
+/// frame it happens, the resource is put back with what is in force and one warning naming
+/// it, and no body is lost: a removed `PhysicsWorld` comes back with every body entity in it.
+#[test]
+fn a_removed_plugin_resource_is_put_back_with_one_warning_naming_it_r_plug_1() {
+    use bevy_sandbox_physics::plugin::{DragSettings, PhysicsDebugDraw, PhysicsStatistics};
+    let removals =
+        [Removal::BetweenFrames, Removal::PreUpdate, Removal::FixedUpdate, Removal::Update];
+    type Case = fn(&str, Removal) -> (App, Entity);
+    let cases: [(&str, Case); 10] = [
+        ("PhysicsConfig", remove_resource::<PhysicsConfig>),
+        ("PhysicsControls", remove_resource::<PhysicsControls>),
+        ("PhysicsBounds", remove_resource::<PhysicsBounds>),
+        ("PhysicsTimeScale", remove_resource::<PhysicsTimeScale>),
+        ("PhysicsWalls", remove_resource::<PhysicsWalls>),
+        ("WallInsets", remove_resource::<WallInsets>),
+        ("WallsFollowWindow", remove_resource::<WallsFollowWindow>),
+        ("PhysicsStatistics", remove_resource::<PhysicsStatistics>),
+        ("PhysicsDebugDraw", remove_resource::<PhysicsDebugDraw>),
+        ("DragSettings", remove_resource::<DragSettings>),
+    ];
+    for removal in removals {
+        for (name, case) in cases {
+            let _ = case(name, removal);
+        }
+        let (mut app, ball) = remove_resource::<PhysicsWorld>("PhysicsWorld", removal);
+        assert_eq!(physics(&app).len(), 1, "{removal:?}: one body, one entity");
+        // The walls of the new world are the old ones: the ball comes to rest on the floor.
+        frames(&mut app, 300);
+        let y = drawn(&app, ball).y;
+        assert!((y - (-300.0 + 20.0)).abs() < 2.0, "{removal:?}: rests at {y}");
+    }
+}

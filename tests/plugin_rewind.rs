@@ -234,3 +234,39 @@ fn invalid_rewind_settings_are_refused_by_name_and_the_defaults_used_r_scn_2() {
     let (oldest, newest) = rewind(&mut app).reach().expect("snapshots");
     assert!(newest - oldest >= 1200, "reaches {oldest}..={newest}");
 }
+
+/// R-PLUG-1 with the rewind: a removed `PhysicsRewind` comes back (empty, taking snapshots
+/// again), and a removed `PhysicsWorld` comes back with every body while the snapshots of the
+/// old world, whose step count was another, are dropped: a rewind then lands on a snapshot of
+/// the new world with every body in it, never on an empty one.
+#[test]
+fn a_removed_rewind_or_world_is_put_back_and_rewinds_keep_every_body_r_plug_1() {
+    let mut app = app_with_rewind(PhysicsRewindPlugin::default());
+    run_to(&mut app, 100, &mut Vec::new());
+    let bodies = physics(&app).len();
+    assert!(bodies > 50);
+    take_warnings(&mut app);
+
+    app.world_mut().remove_resource::<PhysicsRewind>();
+    app.update();
+    let warnings = take_warnings(&mut app);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].message.starts_with("PhysicsRewind was removed"), "{warnings:?}");
+    frames(&mut app, 30);
+    assert!(rewind(&mut app).reach().is_some(), "taking snapshots again");
+
+    app.world_mut().remove_resource::<PhysicsWorld>();
+    app.update();
+    let warnings = take_warnings(&mut app);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].message.starts_with("PhysicsWorld was removed"), "{warnings:?}");
+    assert_eq!(physics(&app).len(), bodies, "every body joined the new world");
+    frames(&mut app, 40);
+    let (oldest, _) = rewind(&mut app).reach().expect("snapshots of the new world");
+    app.world_mut().resource_mut::<PhysicsControls>().paused = true;
+    rewind(&mut app).request_rewind(oldest);
+    app.update();
+    assert_eq!(steps(&app), oldest, "landed on the oldest snapshot");
+    assert_eq!(physics(&app).len(), bodies, "the rewind landed on a world with every body");
+    assert_entities_match_bodies(&mut app, 0.0, false);
+}

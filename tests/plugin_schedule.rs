@@ -29,6 +29,8 @@ fn no_ambiguities_among_the_plugin_systems() {
     let plugin = SandboxPhysicsPlugin::default().walls_follow_window(true);
     let mut app = app_with(plugin, frame_60());
     for label in [
+        First.intern(),
+        RunFixedMainLoop.intern(),
         FixedUpdate.intern(),
         PhysicsSchedule.intern(),
         Update.intern(),

@@ -115,6 +115,16 @@ pub(crate) fn retime(
     clocks.apply(fixed, virtual_time);
 }
 
+/// [`retime`] from exclusive code (a load, a rewind, a rebuilt world).
+pub(crate) fn retime_world(world: &mut World, config: &PhysicsConfig) {
+    world.resource_scope(|world, mut fixed: Mut<Time<Fixed>>| {
+        world.resource_scope(|world, mut clocks: Mut<PhysicsClocks>| {
+            let mut virtual_time = world.resource_mut::<Time<Virtual>>();
+            retime(config, &mut clocks, &mut fixed, &mut virtual_time);
+        });
+    });
+}
+
 /// Times the fixed loop for the initial config, before the first frame.
 pub(crate) fn time_fixed_loop(
     clocks: Res<PhysicsClocks>,

@@ -15,6 +15,7 @@ use bevy::prelude::*;
 use super::components::{Collider, RigidBody, Sleeping, rotation_angle};
 use super::controls::PhysicsBounds;
 use super::physics_world::PhysicsWorld;
+use super::resources::{RestoreRemoved, simulation_present};
 use super::schedule::PhysicsSystems;
 
 /// Debug drawing with Bevy gizmos: shapes, contacts, islands and walls, switched by the
@@ -30,7 +31,12 @@ pub struct PhysicsDebugDrawPlugin {
 
 impl Plugin for PhysicsDebugDrawPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(PhysicsDebugDraw { enabled: self.enabled, ..default() })
+        let enabled = self.enabled;
+        app.insert_resource(PhysicsDebugDraw { enabled, ..default() })
+            .restore_when_removed("as at startup", move |_| PhysicsDebugDraw {
+                enabled,
+                ..default()
+            })
             .register_type::<PhysicsDebugDraw>();
     }
 
@@ -41,7 +47,10 @@ impl Plugin for PhysicsDebugDrawPlugin {
                 Update,
                 draw_debug
                     .after(PhysicsSystems::Interpolate)
-                    .run_if(|draw: Res<PhysicsDebugDraw>| draw.enabled),
+                    // Skipped in a frame in which a resource it reads was removed.
+                    .run_if(simulation_present.and_then(|draw: Option<Res<PhysicsDebugDraw>>| {
+                        draw.is_some_and(|draw| draw.enabled)
+                    })),
             );
         }
     }

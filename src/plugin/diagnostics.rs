@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 use bevy::prelude::*;
 
 use super::physics_world::PhysicsWorld;
+use super::resources::RestoreRemoved;
 use super::schedule::{PhysicsSchedule, PhysicsSystems};
 
 /// Records every step's duration into [`PhysicsStatistics`], right after the step.
@@ -16,10 +17,16 @@ pub struct PhysicsDiagnosticsPlugin;
 
 impl Plugin for PhysicsDiagnosticsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<PhysicsStatistics>().add_systems(
-            PhysicsSchedule,
-            record_step_statistics.after(PhysicsSystems::Step).before(PhysicsSystems::Writeback),
-        );
+        app.init_resource::<PhysicsStatistics>()
+            .restore_when_removed("empty: the figures start again", |_| {
+                PhysicsStatistics::default()
+            })
+            .add_systems(
+                PhysicsSchedule,
+                record_step_statistics
+                    .after(PhysicsSystems::Step)
+                    .before(PhysicsSystems::Writeback),
+            );
     }
 }
 

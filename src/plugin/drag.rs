@@ -43,6 +43,7 @@ use bevy::window::PrimaryWindow;
 use super::controls::PhysicsControls;
 use super::physics_world::PhysicsWorld;
 use super::picking::{BodyHover, BodyPickingSystems};
+use super::resources::{RestoreRemoved, simulation_present};
 use crate::physics::{BodyHandle, Input, VelocityTracker};
 
 /// Grab, drag and throw bodies with the pointers: one body per pointer, so a second finger
@@ -65,6 +66,9 @@ impl Plugin for BodyDragPlugin {
         app.init_resource::<DragSettings>()
             .init_resource::<DragState>()
             .init_resource::<PointerCapture>()
+            .restore_when_removed("as at startup", |_| DragSettings::default())
+            .restore_when_removed("no body held: the held ones were let go", release_all)
+            .restore_when_removed("empty", |_| PointerCapture::default())
             .register_type::<DragSettings>()
             .register_type::<NotDraggable>()
             .register_type::<Held>();
@@ -87,11 +91,20 @@ impl Plugin for BodyDragPlugin {
         .add_systems(
             PreUpdate,
             (
-                clear_pointer_capture.before(BodyPickingSystems::Capture),
+                clear_pointer_capture
+                    .before(BodyPickingSystems::Capture)
+                    .run_if(resource_exists::<PointerCapture>),
                 // One system's worth of commands: applied together after the last one.
+                // Skipped in a frame in which a resource they read was removed.
                 (drop_stale_grips, steer_held_bodies, grab_and_release, release_unpressed)
                     .chain_ignore_deferred()
-                    .in_set(BodyPickingSystems::Drag),
+                    .in_set(BodyPickingSystems::Drag)
+                    .run_if(
+                        simulation_present
+                            .and_then(resource_exists::<DragSettings>)
+                            .and_then(resource_exists::<DragState>)
+                            .and_then(resource_exists::<PointerCapture>),
+                    ),
             ),
         );
     }
@@ -192,6 +205,23 @@ impl DragState {
         let grip = self.grips.get(pointer)?;
         Some(physics.mapping().vector_to_bevy(grip.tracker.velocity()))
     }
+}
+
+/// A [`DragState`] in place of one that was removed: the grips went with it, so the bodies
+/// the core still holds are let go at rest and lose their [`Held`] marker.
+fn release_all(world: &mut World) -> DragState {
+    if let Some(mut physics) = world.get_resource_mut::<PhysicsWorld>() {
+        let held: Vec<BodyHandle> =
+            physics.world().bodies().filter(|(_, b)| b.is_held()).map(|(h, _)| h).collect();
+        for body in held {
+            let _ = physics.apply(Input::Release { body, throw_velocity: Vec2::ZERO });
+        }
+    }
+    let marked: Vec<Entity> = world.query_filtered::<Entity, With<Held>>().iter(world).collect();
+    for entity in marked {
+        world.entity_mut(entity).remove::<Held>();
+    }
+    DragState::default()
 }
 
 fn clear_pointer_capture(mut capture: ResMut<PointerCapture>) {

@@ -34,7 +34,13 @@ pub struct PhysicsInterpolationPlugin;
 
 impl Plugin for PhysicsInterpolationPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, interpolate_transforms.in_set(PhysicsSystems::Interpolate));
+        // Skipped in a frame in which `PhysicsWorld` was removed (it is back in the next).
+        app.add_systems(
+            Update,
+            interpolate_transforms
+                .in_set(PhysicsSystems::Interpolate)
+                .run_if(resource_exists::<PhysicsWorld>),
+        );
     }
 }
 

@@ -38,7 +38,10 @@
 //! be top-level entities (no parent): the plugin reads and writes `Transform` as world
 //! coordinates, and refuses a body with a `ChildOf` until it is removed. A refused value gets
 //! one [`PhysicsWarning`] and the component is put back to its last valid value; a body
-//! refused at spawn waits until its `Transform` or a physics component changes.
+//! refused at spawn waits until its `Transform` or a physics component changes. A removed
+//! resource of the plugin is put back too, with a warning naming it, at the start of the next
+//! frame or fixed step: the config, walls and time scale in force, a [`PhysicsWorld`] with
+//! every body entity in it again.
 //!
 //! | component | who writes it | effect |
 //! |---|---|---|
@@ -108,6 +111,7 @@ mod physics_world;
 mod picking;
 mod presets;
 mod recording;
+mod resources;
 mod rewind;
 mod scene;
 mod schedule;

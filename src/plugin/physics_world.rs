@@ -7,8 +7,8 @@ use super::coords::CoordinateMapping;
 use crate::physics::{BodyHandle, Input, World};
 
 /// A change the plugin refused (an invalid config, collider, material, velocity, teleport,
-/// rotation or bounds, a body with a parent) or ignored (a `Transform` scale, a rectangle's
-/// rotation).
+/// rotation or bounds, a body with a parent, a removed resource of the plugin) or ignored (a
+/// `Transform` scale, a rectangle's rotation).
 ///
 /// The same text is logged with `warn!`; the message lets a UI show it. It names the field
 /// and the allowed range. Nothing changed in the simulation, and the refused component was

@@ -67,7 +67,13 @@ impl Plugin for BodyPickingPlugin {
             return;
         }
         app.configure_sets(PreUpdate, BodyPickingSystems::Backend.in_set(PickingSystems::Backend))
-            .add_systems(PreUpdate, pick_bodies.in_set(BodyPickingSystems::Backend));
+            // Skipped in a frame in which `PhysicsWorld` was removed (it is back in the next).
+            .add_systems(
+                PreUpdate,
+                pick_bodies
+                    .in_set(BodyPickingSystems::Backend)
+                    .run_if(resource_exists::<PhysicsWorld>),
+            );
     }
 }
 

@@ -29,6 +29,7 @@ use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::resources::RestoreRemoved;
 use super::scene::adopt_world;
 use super::schedule::{PhysicsSchedule, PhysicsSystems};
 use crate::physics::{PhysicsConfig, Timeline};
@@ -139,7 +140,18 @@ impl Plugin for PhysicsRewindPlugin {
             }
         }
         app.insert_resource(PhysicsRewind::new(&settings, time_step))
-            .add_systems(First, apply_rewind.run_if(rewind_requested))
+            .restore_when_removed("with no snapshot yet: the next step takes one", move |world| {
+                let time_step = world
+                    .get_resource::<PhysicsConfig>()
+                    .map_or(PhysicsConfig::default().time_step, |c| c.time_step);
+                PhysicsRewind::new(&settings, time_step)
+            })
+            .add_systems(
+                First,
+                apply_rewind
+                    .run_if(rewind_requested)
+                    .after(super::resources::restore_removed_resources),
+            )
             .add_systems(
                 PhysicsSchedule,
                 take_snapshot.in_set(PhysicsSystems::Writeback).after(super::sync::write_back),
@@ -221,6 +233,15 @@ pub(crate) fn restart(world: &mut World) {
         rewind.request = None;
         rewind.timeline.observe(world.resource::<PhysicsWorld>().world());
     });
+}
+
+/// Drops every snapshot, and a requested rewind: the world was replaced by one that has none
+/// of its past (see `simulation::rebuilt_world`). The next step takes the first snapshot.
+pub(crate) fn forget(world: &mut World) {
+    if let Some(mut rewind) = world.get_resource_mut::<PhysicsRewind>() {
+        rewind.timeline.clear();
+        rewind.request = None;
+    }
 }
 
 /// After a step: drops the snapshots of a future a rewind left behind, takes a snapshot when

@@ -19,7 +19,7 @@ use bevy::ecs::system::Command;
 use bevy::prelude::*;
 
 use super::components::{Collider, PhysicsPose, Sleeping, body_components};
-use super::config::{PhysicsClocks, retime};
+use super::config::retime_world;
 use super::controls::{PhysicsBounds, PhysicsControls};
 use super::events::{CollisionEventsEnabled, Sensor};
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
@@ -143,12 +143,7 @@ pub(crate) fn follow_world_settings(world: &mut World) {
         world.resource_mut::<PhysicsControls>().gravity_enabled = gravity;
     }
     if world.resource_mut::<PhysicsConfig>().set_if_neq(config.clone()) {
-        world.resource_scope(|world, mut fixed: Mut<Time<Fixed>>| {
-            world.resource_scope(|world, mut clocks: Mut<PhysicsClocks>| {
-                let mut virtual_time = world.resource_mut::<Time<Virtual>>();
-                retime(&config, &mut clocks, &mut fixed, &mut virtual_time);
-            });
-        });
+        retime_world(world, &config);
     }
 }
 

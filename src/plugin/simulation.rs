@@ -15,12 +15,14 @@ use super::controls::{
     PhysicsBounds, PhysicsControls, PhysicsTimeScale, WallInsets, WallsFollowWindow,
 };
 use super::coords::CoordinateMapping;
+use super::drag::{DragState, Held};
 use super::events::{CollisionEnd, CollisionEventsEnabled, CollisionStart, Sensor};
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::resources::RestoreRemoved;
 use super::schedule::{PHASES, PhysicsSchedule, PhysicsSystems, run_physics_schedule};
-use super::{config, controls, events, motion, recording, sync};
-use crate::physics::{CollisionLayers, Material, PhysicsConfig, World};
+use super::{config, controls, events, motion, recording, resources, sync};
+use crate::physics::{CollisionLayers, Input, Material, PhysicsConfig, WallId, World};
 
 /// The simulation: [`PhysicsWorld`], [`PhysicsConfig`], [`PhysicsControls`],
 /// [`PhysicsBounds`], and the fixed step that keeps the core and the entities in step
@@ -136,6 +138,43 @@ impl Plugin for PhysicsSimulationPlugin {
             .register_type::<CollisionEventsEnabled>()
             .register_type::<CollisionLayers>();
 
+        // A removed resource is put back, with a warning (R-PLUG-1): the world first, since
+        // the others come back with what its core holds.
+        let size = bounds.size();
+        let follow = self.walls_follow_window;
+        app.restore_when_removed(
+            "an empty world with the settings in force; every body entity joins it again on \
+             the next step, from its components",
+            move |world| rebuilt_world(world, mapping, size),
+        )
+        .restore_when_removed("the config in force", |world| {
+            world.resource::<PhysicsWorld>().world().config().clone()
+        })
+        .restore_when_removed("running, gravity as in force", |world| PhysicsControls {
+            gravity_enabled: world.resource::<PhysicsWorld>().world().gravity_enabled(),
+            ..default()
+        })
+        .restore_when_removed("the walls in force", |world| {
+            let physics = world.resource::<PhysicsWorld>();
+            let (min, max) = physics.world().bounds();
+            PhysicsBounds(physics.mapping().rect_to_bevy(min, max))
+        })
+        .restore_when_removed("the last valid insets", |world| {
+            world.resource::<controls::WallInsetsInForce>().0
+        })
+        .restore_when_removed("as at startup", move |_| WallsFollowWindow(follow))
+        .restore_when_removed("the time scale in force", |world| {
+            PhysicsTimeScale(world.resource::<PhysicsClocks>().scale)
+        })
+        .restore_when_removed("the walls switched as in force", |world| {
+            let core = world.resource::<PhysicsWorld>();
+            let mut walls = PhysicsWalls::NONE;
+            for wall in WallId::ALL {
+                walls.set(wall, core.world().wall_enabled(wall));
+            }
+            walls
+        });
+
         // The physics runs in its own single-threaded schedule, started by one system in
         // `FixedUpdate`: the multi-threaded executor would hand each system to a worker
         // thread, a round trip per system and step (`benches/plugin_overhead.rs` shows it),
@@ -175,7 +214,12 @@ impl Plugin for PhysicsSimulationPlugin {
             .configure_sets(FixedUpdate, PHASES.chain())
             .add_systems(FixedUpdate, run_physics_schedule.in_set(PhysicsSystems::Step))
             .add_systems(PreStartup, config::time_fixed_loop)
-            .add_systems(First, sync::remove_despawned_bodies)
+            // Removed resources put back before anything else of the frame.
+            .add_systems(First, resources::restore_removed_resources.before(TimeSystems))
+            .add_systems(
+                First,
+                sync::remove_despawned_bodies.after(resources::restore_removed_resources),
+            )
             // After the queued unlinks, so that a body despawned or disabled inside a
             // `resource_scope` is not mistaken for a simulated one; no sync point needed.
             .add_systems(
@@ -185,18 +229,96 @@ impl Plugin for PhysicsSimulationPlugin {
             )
             // Before Bevy's time update, which advances `Time<Virtual>` with its speed and max
             // delta: the plugin's clocks put back if something else changed them.
-            .add_systems(First, config::keep_clocks.before(TimeSystems))
+            .add_systems(
+                First,
+                config::keep_clocks.after(resources::restore_removed_resources).before(TimeSystems),
+            )
             // Again before the fixed loop: a timestep changed since would time its steps.
             .add_systems(
                 RunFixedMainLoop,
                 config::keep_clocks.in_set(RunFixedMainLoopSystems::BeforeFixedMainLoop),
             )
-            // A new speed and its max delta, together, for the next frame's time update.
-            .add_systems(PreUpdate, controls::apply_time_scale)
             .add_observer(sync::refuse_parented_body)
             .add_observer(sync::leave_when_disabled)
             .add_observer(sync::rejoin_when_enabled)
             .add_observer(motion::note_removed_layers)
-            .add_systems(PreUpdate, (controls::check_wall_insets, controls::follow_window).chain());
+            // A new speed and its max delta, together, for the next frame's time update; the
+            // insets, then the walls that follow the window. Skipped in a frame in which one
+            // of the simulation's resources was removed, until it is put back.
+            .add_systems(
+                PreUpdate,
+                (
+                    controls::apply_time_scale,
+                    (controls::check_wall_insets, controls::follow_window).chain(),
+                )
+                    .run_if(resources::simulation_present),
+            );
     }
+}
+
+/// A [`PhysicsWorld`] in place of one that was removed (R-PLUG-1), with the settings in force.
+///
+/// The core world went with the resource, so there is nothing to restore the bodies from
+/// but their entities. They are not lost: the world is built as at startup (the same
+/// `CoordinateMapping`, so the core's frame stays put), with the config, walls, wall
+/// switches and gravity the resources hold, and every entity that was simulated is marked
+/// for [`sync::register_bodies`], which adds it on the next step from its components, at its
+/// last physics pose ([`PhysicsPose::current`]), unless the game had teleported it since.
+/// Contacts, sleep and a session being recorded start afresh; a body held by a pointer is let
+/// go; the rewind's snapshots, of a world with another step count, are dropped.
+fn rebuilt_world(
+    world: &mut bevy::ecs::world::World,
+    mapping: CoordinateMapping,
+    size: Vec2,
+) -> PhysicsWorld {
+    let config = world
+        .get_resource::<PhysicsConfig>()
+        .filter(|config| config.validate().is_ok())
+        .cloned()
+        .unwrap_or_default();
+    // The size was accepted at startup, with a valid config.
+    let core = World::new(size, config)
+        .or_else(|_| World::new(size, PhysicsConfig::default()))
+        .expect("the startup size and the default config are valid");
+    // The clocks follow the config in force, which may be a change not yet applied.
+    config::retime_world(world, core.config());
+    let mut physics = PhysicsWorld::new(core, mapping);
+    if let Some(bounds) = world.get_resource::<PhysicsBounds>() {
+        let (min, max) = mapping.rect_to_core(bounds.0);
+        let _ = physics.apply(Input::SetBounds { min, max });
+    }
+    if let Some(walls) = world.get_resource::<PhysicsWalls>() {
+        for wall in WallId::ALL {
+            let _ = physics.apply(Input::SetWallEnabled { wall, enabled: walls.get(wall) });
+        }
+    }
+    if let Some(controls) = world.get_resource::<PhysicsControls>() {
+        let _ = physics.apply(Input::SetGravityEnabled(controls.gravity_enabled));
+    }
+
+    // Every entity that was simulated (its pose remembers a `Transform`) and still may be.
+    let mut bodies =
+        world.query_filtered::<(&mut Collider, &PhysicsPose, &mut Transform), Without<ChildOf>>();
+    for (mut collider, pose, mut transform) in bodies.iter_mut(world) {
+        if pose.written_translation.is_none() {
+            continue; // refused at spawn: it waits for its data to change, as before
+        }
+        if !pose.transform_moved(&transform) {
+            let now = pose.current();
+            transform.translation.x = now.translation.x;
+            transform.translation.y = now.translation.y;
+            transform.rotation = Quat::from_rotation_z(now.angle);
+        }
+        collider.set_changed();
+    }
+    // No pointer holds a body of the new world.
+    if world.contains_resource::<DragState>() {
+        world.insert_resource(DragState::default());
+        let held: Vec<Entity> = world.query_filtered::<Entity, With<Held>>().iter(world).collect();
+        for entity in held {
+            world.entity_mut(entity).remove::<Held>();
+        }
+    }
+    super::rewind::forget(world);
+    physics
 }

@@ -48,6 +48,7 @@ use super::drag::{DragSettings, PointerCapture};
 use super::physics_world::PhysicsWorld;
 use super::picking::BodyPickingSystems;
 use super::presets::{self, BUILTIN_PRESETS};
+use super::resources::{RestoreRemoved, simulation_present};
 use super::schedule::PhysicsSystems;
 use crate::physics::PhysicsConfig;
 
@@ -77,12 +78,17 @@ impl Plugin for PhysicsPanelPlugin {
         app.init_resource::<PhysicsPanel>()
             .init_resource::<PhysicsPlots>()
             .init_resource::<BodyInspector>()
+            .restore_when_removed("as at startup", PhysicsPanel::from_world)
+            .restore_when_removed("as at startup", PhysicsPlots::from_world)
+            .restore_when_removed("as at startup", BodyInspector::from_world)
             .add_systems(PreUpdate, capture_egui_pointers.in_set(BodyPickingSystems::Capture))
             .add_systems(
                 FixedUpdate,
-                plots::record_plot_sample
-                    .after(PhysicsSystems::Writeback)
-                    .run_if(plots::plots_open),
+                plots::record_plot_sample.after(PhysicsSystems::Writeback).run_if(
+                    resource_exists::<PhysicsWorld>
+                        .and_then(resource_exists::<PhysicsPlots>)
+                        .and_then(plots::plots_open),
+                ),
             );
         if !app.is_plugin_added::<bevy::render::RenderPlugin>() {
             debug!("PhysicsPanelPlugin: no RenderPlugin, so no egui panel (headless app)");
@@ -93,12 +99,15 @@ impl Plugin for PhysicsPanelPlugin {
         }
         app.add_systems(
             EguiPrimaryContextPass,
-            (physics_panel_system, physics_plots_system, body_inspector_system),
+            (physics_panel_system, physics_plots_system, body_inspector_system)
+                .run_if(simulation_present.and_then(panel_present)),
         );
         if self.walls_clear_panels {
             app.add_systems(
                 EguiPrimaryContextPass,
-                keep_walls_clear_of_panels.after(physics_panel_system),
+                keep_walls_clear_of_panels
+                    .after(physics_panel_system)
+                    .run_if(simulation_present.and_then(panel_present)),
             );
         }
     }
@@ -106,9 +115,27 @@ impl Plugin for PhysicsPanelPlugin {
     fn finish(&self, app: &mut App) {
         // Clicks pin bodies in the inspector where the drag controller sees presses.
         if app.is_plugin_added::<bevy::picking::PickingPlugin>() {
-            app.add_systems(PreUpdate, inspector::pin_clicked_body.after(BodyPickingSystems::Drag));
+            app.add_systems(
+                PreUpdate,
+                inspector::pin_clicked_body.after(BodyPickingSystems::Drag).run_if(
+                    simulation_present
+                        .and_then(panel_present)
+                        .and_then(resource_exists::<PointerCapture>),
+                ),
+            );
         }
     }
+}
+
+/// Whether the panel's resources are all there: with [`simulation_present`], the run
+/// condition of the panel's systems, skipped in a frame in which one was removed (it is back
+/// in the next).
+fn panel_present(
+    panel: Option<Res<PhysicsPanel>>,
+    plots: Option<Res<PhysicsPlots>>,
+    inspector: Option<Res<BodyInspector>>,
+) -> bool {
+    panel.is_some() && plots.is_some() && inspector.is_some()
 }
 
 /// The panel's own state: whether it is open, refused values, the preset file.
