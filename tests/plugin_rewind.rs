@@ -194,6 +194,7 @@ fn a_rewind_despawns_disabled_body_entities_with_the_others_r_scn_2() {
     assert_eq!(entities.len(), 60, "one entity per body of the snapshot and no other");
     assert!(entities.iter().all(|&e| physics(&app).handle(e).is_some()), "each simulated");
     assert_eq!(physics(&app).len(), 60);
+}
 
 /// R-SCN-2: the rewind reaches 10 s back unless told otherwise, and a setting outside its
 /// range is not taken silently: a NaN, negative or zero `seconds` would turn into a reach of
