@@ -104,7 +104,7 @@ pub fn body_components(
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq, Clone)]
 #[require(Transform, RigidBody, PhysicsMaterial, LinearVelocity, AngularVelocity, PhysicsPose)]
-#[component(on_remove = super::sync::unlink_body)]
+#[component(on_remove = super::lifecycle::unlink_body)]
 pub enum Collider {
     /// A disc.
     Circle {

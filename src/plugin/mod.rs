@@ -104,6 +104,7 @@ mod diagnostics;
 mod drag;
 mod events;
 mod interpolation;
+mod lifecycle;
 mod motion;
 #[cfg(feature = "panel")]
 mod panel;

@@ -21,7 +21,7 @@ use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
 use super::resources::RestoreRemoved;
 use super::schedule::{PHASES, PhysicsSchedule, PhysicsSystems, run_physics_schedule};
-use super::{config, controls, events, motion, recording, resources, sync};
+use super::{config, controls, events, lifecycle, motion, recording, resources, sync};
 use crate::physics::{CollisionLayers, Input, Material, PhysicsConfig, WallId, World};
 
 /// The simulation: [`PhysicsWorld`], [`PhysicsConfig`], [`PhysicsControls`],
@@ -108,7 +108,7 @@ impl Plugin for PhysicsSimulationPlugin {
             .init_resource::<PhysicsTimeScale>()
             .init_resource::<sync::SleepMarkerChanges>()
             .init_resource::<sync::WaitingBodies>()
-            .init_resource::<sync::UnlinkLater>()
+            .init_resource::<lifecycle::UnlinkLater>()
             .init_resource::<PhysicsWalls>()
             .init_resource::<motion::GameComponentRemovals>()
             .add_message::<PhysicsWarning>()
@@ -187,7 +187,7 @@ impl Plugin for PhysicsSimulationPlugin {
                 PhysicsSchedule,
                 (
                     (
-                        sync::remove_despawned_bodies,
+                        lifecycle::remove_despawned_bodies,
                         controls::clear_bodies.run_if(controls::clear_requested),
                         config::apply_config,
                         controls::apply_controls,
@@ -218,14 +218,14 @@ impl Plugin for PhysicsSimulationPlugin {
             .add_systems(First, resources::restore_removed_resources.before(TimeSystems))
             .add_systems(
                 First,
-                sync::remove_despawned_bodies.after(resources::restore_removed_resources),
+                lifecycle::remove_despawned_bodies.after(resources::restore_removed_resources),
             )
             // After the queued unlinks, so that a body despawned or disabled inside a
             // `resource_scope` is not mistaken for a simulated one; no sync point needed.
             .add_systems(
                 First,
-                sync::put_back_required_components
-                    .after_ignore_deferred(sync::remove_despawned_bodies),
+                lifecycle::put_back_required_components
+                    .after_ignore_deferred(lifecycle::remove_despawned_bodies),
             )
             // Before Bevy's time update, which advances `Time<Virtual>` with its speed and max
             // delta: the plugin's clocks put back if something else changed them.
@@ -239,8 +239,8 @@ impl Plugin for PhysicsSimulationPlugin {
                 config::keep_clocks.in_set(RunFixedMainLoopSystems::BeforeFixedMainLoop),
             )
             .add_observer(sync::refuse_parented_body)
-            .add_observer(sync::leave_when_disabled)
-            .add_observer(sync::rejoin_when_enabled)
+            .add_observer(lifecycle::leave_when_disabled)
+            .add_observer(lifecycle::rejoin_when_enabled)
             .add_observer(motion::note_removed_layers)
             // A new speed and its max delta, together, for the next frame's time update; the
             // insets, then the walls that follow the window. Skipped in a frame in which one

@@ -199,7 +199,7 @@ impl SpatialQuery<'_> {
     /// entities that left the simulation this frame.
     ///
     /// Those bodies (despawned, their `Collider` removed, given a parent) stay in the core
-    /// until [`remove_despawned_bodies`](super::sync::remove_despawned_bodies) runs at the
+    /// until [`remove_despawned_bodies`](super::lifecycle::remove_despawned_bodies) runs at the
     /// start of the next frame or fixed step, without an entity to name. Left in, such a body
     /// would be a ray's or a cast's first hit, which [`hit`](Self::hit) cannot report: the
     /// answer would be `None` although another body or a wall lies behind it. Excluded, the
