@@ -207,15 +207,12 @@ impl DragState {
     }
 }
 
-/// A [`DragState`] in place of one that was removed: the grips went with it, so the bodies
-/// the core still holds are let go at rest and lose their [`Held`] marker.
-fn release_all(world: &mut World) -> DragState {
+/// A [`DragState`] with no grip, for one that was removed or a world no pointer holds a body
+/// of (`simulation::rebuilt_world`): the bodies the core still holds are let go at rest and
+/// lose their [`Held`] marker.
+pub(crate) fn release_all(world: &mut World) -> DragState {
     if let Some(mut physics) = world.get_resource_mut::<PhysicsWorld>() {
-        let held: Vec<BodyHandle> =
-            physics.world().bodies().filter(|(_, b)| b.is_held()).map(|(h, _)| h).collect();
-        for body in held {
-            let _ = physics.apply(Input::Release { body, throw_velocity: Vec2::ZERO });
-        }
+        physics.release_held();
     }
     let marked: Vec<Entity> = world.query_filtered::<Entity, With<Held>>().iter(world).collect();
     for entity in marked {

@@ -334,6 +334,16 @@ impl PhysicsWorld {
         self.world = world;
     }
 
+    /// Lets go, at rest, every body the core holds for a pointer: for a world no pointer holds
+    /// a body of any more (a loaded or rebuilt one, a drag state that was removed).
+    pub(crate) fn release_held(&mut self) {
+        let held: Vec<BodyHandle> =
+            self.world.bodies().filter(|(_, b)| b.is_held()).map(|(h, _)| h).collect();
+        for body in held {
+            let _ = self.apply(Input::Release { body, throw_velocity: Vec2::ZERO });
+        }
+    }
+
     /// Removes every body and forgets every entity.
     pub(crate) fn clear(&mut self) {
         self.forget_entities();

@@ -24,9 +24,7 @@ use super::controls::{PhysicsBounds, PhysicsControls};
 use super::events::{CollisionEventsEnabled, Sensor};
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
-use crate::physics::{
-    BodyHandle, CollisionLayers, Input, PhysicsConfig, SceneError, SceneFile, WallId,
-};
+use crate::physics::{BodyHandle, CollisionLayers, PhysicsConfig, SceneError, SceneFile, WallId};
 
 impl PhysicsWorld {
     /// The whole simulation as a scene file: bounds, walls, config, every body, and the
@@ -107,11 +105,7 @@ pub(crate) fn adopt_world(
     physics.replace_world(core);
     if release_held {
         // No pointer holds a loaded body.
-        let held: Vec<_> =
-            physics.world().bodies().filter(|(_, b)| b.is_held()).map(|(h, _)| h).collect();
-        for body in held {
-            let _ = physics.apply(Input::Release { body, throw_velocity: Vec2::ZERO });
-        }
+        physics.release_held();
     }
 
     let handles: Vec<_> = physics.world().bodies().map(|(h, _)| h).collect();

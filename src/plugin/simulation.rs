@@ -15,7 +15,7 @@ use super::controls::{
     PhysicsBounds, PhysicsControls, PhysicsTimeScale, WallInsets, WallsFollowWindow,
 };
 use super::coords::CoordinateMapping;
-use super::drag::{DragState, Held};
+use super::drag::{DragState, release_all};
 use super::events::{CollisionEnd, CollisionEventsEnabled, CollisionStart, Sensor};
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
@@ -311,13 +311,10 @@ fn rebuilt_world(
         }
         collider.set_changed();
     }
-    // No pointer holds a body of the new world.
+    // No pointer holds a body of the new world (not yet in `world`: nothing to release there).
     if world.contains_resource::<DragState>() {
-        world.insert_resource(DragState::default());
-        let held: Vec<Entity> = world.query_filtered::<Entity, With<Held>>().iter(world).collect();
-        for entity in held {
-            world.entity_mut(entity).remove::<Held>();
-        }
+        let released = release_all(world);
+        world.insert_resource(released);
     }
     super::rewind::forget(world);
     physics
