@@ -10,10 +10,15 @@
 //! Options: `--quick`, `--runs N` (default 3, the best run counts), `--only PREFIX,…` (scene
 //! names), `--engines NAME,…` (`ours`, `box2d`, `rapier`), `--no-scaling`, `--no-write`. The
 //! files are written only by an unfiltered run, so the published table is always complete.
+//!
+//! `--sleep-times N` runs nothing else: how long each engine takes to put R-REST-3's piles
+//! to sleep, seeds 1 to N ([`sleep_times`]); with every engine it writes
+//! `benches/SLEEP_TIMES.md`.
 
 mod engines;
 mod quality;
 mod report;
+mod sleep_times;
 
 use std::time::Instant;
 
@@ -63,6 +68,8 @@ struct Options {
     engines: Vec<EngineKind>,
     scaling: bool,
     write: bool,
+    /// `--sleep-times N`: the seeds of the sleep-time table, instead of the timings.
+    sleep_seeds: Option<u64>,
 }
 
 impl Options {
@@ -74,6 +81,7 @@ impl Options {
             engines: EngineKind::ALL.to_vec(),
             scaling: true,
             write: true,
+            sleep_seeds: None,
         };
         let mut filtered = false;
         let mut args = std::env::args().skip(1);
@@ -112,9 +120,14 @@ impl Options {
                     filtered = true;
                 }
                 "--no-write" => options.write = false,
+                "--sleep-times" => {
+                    let seeds = value()?.parse().map_err(|e| format!("--sleep-times: {e}"))?;
+                    options.sleep_seeds = Some(seeds);
+                }
                 "--help" | "-h" => {
                     return Err("usage: peers [--quick] [--runs N] [--only PREFIX,…] \
-                                [--engines ours,box2d,rapier] [--no-scaling] [--no-write]"
+                                [--engines ours,box2d,rapier] [--no-scaling] [--no-write] \
+                                [--sleep-times SEEDS]"
                         .into());
                 }
                 other => return Err(format!("unknown option {other}")),
@@ -143,6 +156,10 @@ fn main() {
     };
     let mut machine = report::Machine::read();
     eprintln!("{}", machine.summary());
+    if let Some(seeds) = options.sleep_seeds {
+        write_sleep_times(&options, seeds);
+        return;
+    }
 
     let mut shared = Vec::new();
     // The benchmark scenes, then the piles of R-REST-3 that are not among them (issue 14:
@@ -256,4 +273,31 @@ fn run_once(case: &Case, kind: EngineKind) -> Measurement {
     times.sort_by(f64::total_cmp);
     let median_ms = times.get(times.len() / 2).copied().unwrap_or(0.0);
     Measurement { engine: kind, mean_ms, median_ms, quality, asleep }
+}
+
+/// `--sleep-times`: the table of [`sleep_times::run`], printed, and with every engine
+/// written to `benches/SLEEP_TIMES.md` under a header that says how it was made.
+fn write_sleep_times(options: &Options, seeds: u64) {
+    let table = sleep_times::run(seeds, &options.engines);
+    let revision = report::core_revision();
+    let markdown = format!(
+        "# Sleep times of R-REST-3's piles: our engine, Box2D v3 and rapier2d\n\n\
+         Written by `benches/run_peers.sh --sleep-times {seeds}` at {revision}. Do not \
+         edit by hand: run it again.\n\n\
+         Each pile runs with sleeping on, in every engine with its own sleep rule and \
+         defaults (ours: 4 px/s, 0.1 rad/s, 0.5 s; Box2D v3: `|v| + r·|ω|` under 5 px/s for \
+         0.5 s; rapier 0.36: 5 px/s and 0.5 rad/s for 0.5 s), and the same bodies, \
+         materials, walls, time step and speed limit as the timed comparison in RESULTS.md. \
+         *All asleep* is the simulated time at which the last body fell asleep (runs stop at \
+         20 s). *Last arrival* is the step after which every body had touched something in \
+         our engine (as `tests/physics_piles.rs` counts it); a body falls freely until then, \
+         so it is the same in every engine to within a step or two. R-REST-3 (issue 14) asks \
+         for all asleep within 5 s after it.\n\n{table}"
+    );
+    println!("{markdown}");
+    if options.engines.len() == EngineKind::ALL.len() && options.write {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../SLEEP_TIMES.md");
+        std::fs::write(path, markdown).expect("write SLEEP_TIMES.md");
+        eprintln!("wrote benches/SLEEP_TIMES.md");
+    }
 }

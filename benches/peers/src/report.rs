@@ -59,7 +59,7 @@ impl Machine {
 }
 
 /// The commit our engine was built from, and whether `src/physics` had changes beyond it.
-fn core_revision() -> String {
+pub fn core_revision() -> String {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     let commit = command_output("git", &["-C", root, "rev-parse", "--short", "HEAD"]);
     let changes =
