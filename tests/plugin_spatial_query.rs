@@ -225,3 +225,58 @@ fn a_body_that_left_this_frame_neither_answers_nor_hides_what_lies_behind_it_r_g
         assert_eq!(ray.target, EntityOrWall::Wall(WallId::Right), "{departure:?}");
     }
 }
+
+/// A body added straight into the core (`PhysicsWorld::world_mut`) has no entity to name: the
+/// casts took it as their first hit, found no entity and answered `None`, though a body with
+/// an entity (or a wall) lay behind it, while `ray_hits` looked past it. Now the casts look
+/// past it too, in a world that goes on stepping with it.
+#[test]
+fn a_body_without_an_entity_hides_nothing_from_the_casts_r_game_6() {
+    use bevy_sandbox_physics::physics::BodyDesc;
+
+    let mut app = app();
+    gravity_off(&mut app);
+    let far = spawn(
+        &mut app,
+        (Collider::rectangle(40.0, 200.0), RigidBody::Static, Transform::from_xyz(300.0, 0.0, 0.0)),
+    );
+    frames(&mut app, 2);
+    let mut physics_mut = app.world_mut().resource_mut::<PhysicsWorld>();
+    let near = physics_mut.mapping().position_to_core(Vec2::new(100.0, 0.0));
+    let desc = BodyDesc::rect(Vec2::new(40.0, 200.0), near).fixed();
+    let core_only = physics_mut.world_mut().add_body(desc).expect("a valid body");
+    frames(&mut app, 2);
+    assert!(physics(&app).world().body(core_only).is_some(), "still in the core");
+    assert_eq!(physics(&app).entity(core_only), None, "with no entity");
+
+    let (ray, cast, all) = ask(&mut app, |q| {
+        let filter = SpatialQueryFilter::default();
+        (
+            q.cast_ray(Vec2::ZERO, Vec2::X, 1000.0, &filter),
+            q.cast_shape(Collider::circle(15.0), Vec2::ZERO, Vec2::X, 1000.0, &filter),
+            q.ray_hits(Vec2::ZERO, Vec2::X, 1000.0, &filter),
+        )
+    });
+    // The far box's face at x = 280; the circle of radius 15 touches it 15 px earlier.
+    let ray = ray.expect("valid").expect("the box with an entity behind");
+    assert_eq!(ray.target, EntityOrWall::Entity(far), "cast_ray");
+    assert!((ray.distance - 280.0).abs() < 1e-3, "{ray:?}");
+    let cast = cast.expect("valid").expect("the box with an entity behind");
+    assert_eq!(cast.target, EntityOrWall::Entity(far), "cast_shape");
+    assert!((cast.distance - 265.0).abs() < 1e-3, "{cast:?}");
+    let all: Vec<EntityOrWall> = all.expect("valid").iter().map(|h| h.target).collect();
+    assert_eq!(all, [EntityOrWall::Entity(far), EntityOrWall::Wall(WallId::Right)], "ray_hits");
+
+    // With the far box gone, the casts end at the wall rather than at nothing.
+    app.world_mut().despawn(far);
+    frames(&mut app, 2);
+    let (ray, cast) = ask(&mut app, |q| {
+        let filter = SpatialQueryFilter::default();
+        (
+            q.cast_ray(Vec2::ZERO, Vec2::X, 1000.0, &filter),
+            q.cast_shape(Collider::circle(15.0), Vec2::ZERO, Vec2::X, 1000.0, &filter),
+        )
+    });
+    assert_eq!(ray.expect("valid").expect("the wall").target, EntityOrWall::Wall(WallId::Right));
+    assert_eq!(cast.expect("valid").expect("the wall").target, EntityOrWall::Wall(WallId::Right));
+}

@@ -116,7 +116,8 @@ impl PhysicsWorld {
     /// [`World::grab`], [`World::set_drag_target`] and [`World::release`] (drag and throw).
     ///
     /// Add and remove bodies through entities, not here: a body added here has no entity, so
-    /// no component shows it and [`contacts`](Self::contacts) leaves it out.
+    /// no component shows it, [`contacts`](Self::contacts) leaves it out and
+    /// [`SpatialQuery`](super::SpatialQuery) looks past it (it hides nothing behind it).
     ///
     /// A session recording ([`start_recording`](Self::start_recording)) cannot see what is
     /// done here: while one runs, the first call warns once that its replay may go astray
@@ -306,13 +307,6 @@ impl PhysicsWorld {
     /// that live on must lose their `Sleeping` marker.
     pub(crate) fn pending_entities(&self) -> impl Iterator<Item = Entity> + '_ {
         self.pending_removals.iter().map(|&(_, entity)| entity)
-    }
-
-    /// The bodies queued by [`unlink_and_queue`](Self::unlink_and_queue) and still in the
-    /// core until [`remove_pending`](Self::remove_pending): the spatial queries leave them
-    /// out, as they are no entity's body any more.
-    pub(crate) fn pending_handles(&self) -> impl Iterator<Item = BodyHandle> + '_ {
-        self.pending_removals.iter().map(|&(handle, _)| handle)
     }
 
     /// Takes the bodies of the entities despawned since the last call out of the core, all

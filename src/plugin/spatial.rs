@@ -103,9 +103,11 @@ pub struct SpatialHit {
 /// Bad input (a NaN origin, a zero direction, a negative distance) is an `Err` naming the
 /// field and the allowed range; nothing is asked of the world then.
 ///
-/// A body whose entity left the simulation in this frame (despawned, its `Collider` removed,
-/// given a parent) is neither reported nor hides what lies behind it, although the core keeps
-/// its body until the next frame starts: a ray through its place hits the next body or wall.
+/// Only bodies with an entity are answered. A body without one is neither reported nor hides
+/// what lies behind it: a ray through its place hits the next body or wall. Such a body is
+/// one added to the core directly (through [`PhysicsWorld::world_mut`]), or one whose entity
+/// left the simulation in this frame (despawned, its `Collider` removed, given a parent,
+/// disabled), which the core keeps until the next frame starts.
 #[derive(SystemParam)]
 pub struct SpatialQuery<'w> {
     physics: Res<'w, PhysicsWorld>,
@@ -122,11 +124,12 @@ impl SpatialQuery<'_> {
         filter: &SpatialQueryFilter,
     ) -> Result<Option<SpatialHit>, PhysicsError> {
         let m = self.physics.mapping();
-        let hit = self.physics.world().ray_cast(
+        let hit = self.physics.world().ray_cast_where(
             m.position_to_core(origin),
             m.vector_to_core(direction),
             max_distance,
             &self.core_filter(filter),
+            |body| self.physics.entity(body).is_some(),
         )?;
         Ok(hit.and_then(|h| self.hit(h.target, h.distance, h.point, h.normal)))
     }
@@ -163,12 +166,13 @@ impl SpatialQuery<'_> {
         filter: &SpatialQueryFilter,
     ) -> Result<Option<SpatialHit>, PhysicsError> {
         let m = self.physics.mapping();
-        let hit = self.physics.world().shape_cast(
+        let hit = self.physics.world().shape_cast_where(
             shape.shape(),
             m.position_to_core(origin),
             m.vector_to_core(direction),
             max_distance,
             &self.core_filter(filter),
+            |body| self.physics.entity(body).is_some(),
         )?;
         Ok(hit.and_then(|h| self.hit(h.target, h.distance, h.point, h.normal)))
     }
@@ -195,28 +199,26 @@ impl SpatialQuery<'_> {
         Ok(handles.into_iter().filter_map(|h| self.physics.entity(h)).collect())
     }
 
-    /// The core's filter for `filter`: its exclusions as handles, and the bodies of the
-    /// entities that left the simulation this frame.
+    /// The core's filter for `filter`: its exclusions as handles.
     ///
-    /// Those bodies (despawned, their `Collider` removed, given a parent) stay in the core
-    /// until [`remove_despawned_bodies`](super::lifecycle::remove_despawned_bodies) runs at the
-    /// start of the next frame or fixed step, without an entity to name. Left in, such a body
-    /// would be a ray's or a cast's first hit, which [`hit`](Self::hit) cannot report: the
-    /// answer would be `None` although another body or a wall lies behind it. Excluded, the
-    /// queries see the world as it will be once they are gone. The list holds only this
-    /// frame's departures, so the core's linear search of `exclude` stays short.
+    /// Bodies without an entity are not named here. The casts skip them with a predicate
+    /// (`ray_cast_where`, `shape_cast_where`): the core would otherwise answer with such a
+    /// body, which [`hit`](Self::hit) cannot report, and the answer would be `None` although
+    /// a body or a wall lies behind it. The other queries drop them when they look the
+    /// entities up. A predicate rather than their handles in `exclude`: it costs a table read
+    /// for the few bodies a cast considers, where a list of every entity-less body would be
+    /// built for each query and searched linearly.
     fn core_filter(&self, filter: &SpatialQueryFilter) -> QueryFilter {
-        let excluded = filter.excluded.iter().filter_map(|&e| self.physics.handle(e));
         QueryFilter {
             layers: filter.layers,
-            exclude: excluded.chain(self.physics.pending_handles()).collect(),
+            exclude: filter.excluded.iter().filter_map(|&e| self.physics.handle(e)).collect(),
             include_walls: filter.walls,
         }
     }
 
-    /// A core hit in Bevy's frame; `None` for a body with no entity (added to the core
-    /// directly: the bodies of entities that left this frame are not asked about, see
-    /// [`core_filter`](Self::core_filter)).
+    /// A core hit in Bevy's frame; `None` for a body without an entity (added to the core
+    /// directly, or its entity left the simulation in this frame): `ray_hits` drops it, and
+    /// the casts never stop at one (see [`core_filter`](Self::core_filter)).
     fn hit(
         &self,
         target: BodyOrWall,

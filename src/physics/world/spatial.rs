@@ -198,8 +198,24 @@ impl World {
         max_distance: f32,
         filter: &QueryFilter,
     ) -> Result<Option<RayHit>, PhysicsError> {
+        self.ray_cast_where(origin, direction, max_distance, filter, |_| true)
+    }
+
+    /// [`ray_cast`](Self::ray_cast), looking past every body `keep` turns down as if the
+    /// filter excluded it: the Bevy layer's rays look past bodies without an entity.
+    ///
+    /// `keep` is asked only about a body that passes `filter` and would be the nearest hit so
+    /// far, so it costs a query no more than a few calls, and nothing to build beforehand.
+    pub(crate) fn ray_cast_where(
+        &self,
+        origin: Vec2,
+        direction: Vec2,
+        max_distance: f32,
+        filter: &QueryFilter,
+        keep: impl Fn(BodyHandle) -> bool,
+    ) -> Result<Option<RayHit>, PhysicsError> {
         let cast = Cast::checked(None, origin, direction, max_distance)?;
-        Ok(self.first_hit(&cast, filter).map(ray_hit))
+        Ok(self.first_hit(&cast, filter, keep).map(ray_hit))
     }
 
     /// Every body and wall the ray meets within `max_distance`, each once, nearest first (ties
@@ -250,8 +266,22 @@ impl World {
         max_distance: f32,
         filter: &QueryFilter,
     ) -> Result<Option<ShapeHit>, PhysicsError> {
+        self.shape_cast_where(shape, origin, direction, max_distance, filter, |_| true)
+    }
+
+    /// [`shape_cast`](Self::shape_cast), looking past every body `keep` turns down, as
+    /// [`ray_cast_where`](Self::ray_cast_where) does.
+    pub(crate) fn shape_cast_where(
+        &self,
+        shape: Shape,
+        origin: Vec2,
+        direction: Vec2,
+        max_distance: f32,
+        filter: &QueryFilter,
+        keep: impl Fn(BodyHandle) -> bool,
+    ) -> Result<Option<ShapeHit>, PhysicsError> {
         let cast = Cast::checked(Some(shape), origin, direction, max_distance)?;
-        Ok(self.first_hit(&cast, filter).map(|(target, c)| ShapeHit {
+        Ok(self.first_hit(&cast, filter, keep).map(|(target, c)| ShapeHit {
             target,
             distance: c.distance,
             point: c.point,
@@ -259,8 +289,14 @@ impl World {
         }))
     }
 
-    /// The nearest hit of a cast: the walls first (they bound the walk), then the bodies.
-    fn first_hit(&self, cast: &Cast, filter: &QueryFilter) -> Option<(BodyOrWall, CastContact)> {
+    /// The nearest hit of a cast: the walls first (they bound the walk), then the bodies that
+    /// pass `filter` and `keep`.
+    fn first_hit(
+        &self,
+        cast: &Cast,
+        filter: &QueryFilter,
+        keep: impl Fn(BodyHandle) -> bool,
+    ) -> Option<(BodyOrWall, CastContact)> {
         let mut best: Option<(BodyOrWall, CastContact)> = None;
         let closer = |candidate: (f32, BodyOrWall), best: &Option<(BodyOrWall, CastContact)>| {
             best.is_none_or(|(target, c)| candidate < (c.distance, target))
@@ -278,7 +314,10 @@ impl World {
         self.cast_through(&grid, &walk, |slot, contact| {
             let handle = self.slots[slot].handle();
             let target = BodyOrWall::Body(handle);
-            if closer((contact.distance, target), &best) && self.accepted(slot, filter).is_some() {
+            if closer((contact.distance, target), &best)
+                && self.accepted(slot, filter).is_some()
+                && keep(handle)
+            {
                 best = Some((target, contact));
             }
             best.map_or(f32::INFINITY, |b| b.1.distance)
