@@ -167,6 +167,71 @@ fn a_required_component_removed_from_a_live_body_is_put_back_once_r_plug_1() {
     assert_drawn_where_simulated(&mut app, circle);
 }
 
+/// Disables a falling circle, removes `C` from it while it has no body, enables it again, and
+/// checks that it is refused with one warning naming `name` and waits, with no body in the
+/// core, until `C` is inserted again, when it is simulated from its components.
+fn assert_refused_until_put_back<C: Component + Clone>(name: &str) {
+    use bevy::ecs::entity_disabling::Disabled;
+
+    let mut app = one_step_frames();
+    let [circle, _] = falling_circle_and_rectangle(&mut app);
+    let removed = get::<C>(&app, circle);
+    app.world_mut().entity_mut(circle).insert(Disabled);
+    app.update();
+    app.world_mut().entity_mut(circle).remove::<C>();
+    app.update();
+    app.world_mut().entity_mut(circle).remove::<Disabled>();
+    app.update();
+    assert_one_warning(&mut app, circle, &[name, "missing", "allowed", "not simulated until"]);
+    assert_eq!(physics(&app).handle(circle), None, "{name}: not simulated");
+    assert_eq!(physics(&app).world().body_count(), 1, "{name}: no invisible body in the core");
+    frames(&mut app, 5);
+    assert!(take_warnings(&mut app).is_empty(), "{name}: warned once");
+    assert_eq!(physics(&app).handle(circle), None);
+
+    // Back, it is judged as a new spawn from its components within one step.
+    app.world_mut().entity_mut(circle).insert(removed);
+    app.update();
+    assert!(take_warnings(&mut app).is_empty(), "{name}: nothing to refuse");
+    assert!(physics(&app).handle(circle).is_some(), "{name}: simulated again");
+    assert_eq!(physics(&app).world().body_count(), 2);
+    assert_drawn_where_simulated(&mut app, circle);
+}
+
+/// A component a collider requires removed while the entity had no body (disabled, or
+/// waiting after a refused spawn) was never judged: once enabled the entity was silently
+/// left out of the simulation for good, even after the component came back, and a waiting
+/// one left the list of those judged again. Now it is refused with one warning naming the
+/// component, and waits until the component is back.
+#[test]
+fn a_required_component_removed_while_the_body_is_out_is_refused_until_put_back_r_plug_1() {
+    assert_refused_until_put_back::<LinearVelocity>("LinearVelocity");
+    assert_refused_until_put_back::<AngularVelocity>("AngularVelocity");
+    assert_refused_until_put_back::<PhysicsPose>("PhysicsPose");
+    assert_refused_until_put_back::<Transform>("Transform");
+    assert_refused_until_put_back::<RigidBody>("RigidBody");
+    assert_refused_until_put_back::<PhysicsMaterial>("PhysicsMaterial");
+
+    // Waiting after a refused spawn: the removal is said once, and once the material is back
+    // and the body moved inside the walls, it is simulated.
+    let mut app = one_step_frames();
+    let outside = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 1000.0, 0.0)));
+    app.update();
+    assert_one_warning(&mut app, outside, &["outside the walls", "not simulated until"]);
+    app.world_mut().entity_mut(outside).remove::<PhysicsMaterial>();
+    app.update();
+    assert_one_warning(&mut app, outside, &["PhysicsMaterial", "missing", "not simulated until"]);
+    frames(&mut app, 3);
+    assert!(take_warnings(&mut app).is_empty(), "warned once");
+    app.world_mut().entity_mut(outside).insert(PhysicsMaterial::STEEL);
+    app.update();
+    assert_one_warning(&mut app, outside, &["outside the walls"]);
+    transform_mut(&mut app, outside).translation.y = 100.0;
+    app.update();
+    assert!(take_warnings(&mut app).is_empty());
+    assert!(simulated(&app, outside).y < 100.0, "simulated from where it was put");
+}
+
 /// Issue 19: a child body was simulated at its local translation and drawn offset by its
 /// parent's transform. Bodies must be top-level: a child is refused with one warning (and
 /// its parent's moves and turns do not repeat it), and simulated once `ChildOf` goes.

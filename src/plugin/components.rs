@@ -27,7 +27,9 @@
 //! Removing one of the components the [`Collider`] requires (`Transform`, [`RigidBody`],
 //! [`PhysicsMaterial`], the velocities, [`PhysicsPose`]) from a simulated body is refused:
 //! it is put back from the body at the start of the next frame, with one warning naming it.
-//! To take a body out of the simulation, remove its collider (or disable the entity).
+//! To take a body out of the simulation, remove its collider (or disable the entity). Removed
+//! while the entity has no body (disabled, or refused at spawn), it cannot be put back: the
+//! entity is refused with one warning naming it, and waits until it is inserted again.
 
 use bevy::prelude::*;
 

@@ -15,7 +15,10 @@
 //! any refused write is (one warning, then repaired): the systems that keep the entity in
 //! step need them all, and without one the body went on colliding with nothing to show it.
 //! [`put_back_required_components`] puts each back from the body at the start of the next
-//! frame, with one warning naming it.
+//! frame, with one warning naming it. Removed while the entity has no body (disabled, or
+//! waiting after a refused spawn), there is nothing to put it back from: when the entity
+//! would join the simulation it is refused instead ([`refuse_incomplete`]), with one warning
+//! naming the component, and waits until it has them all again.
 //!
 //! # Disabled entities
 //! An entity given Bevy's `Disabled` component vanishes from every query that does not ask
@@ -64,7 +67,9 @@ pub(crate) fn leave_when_disabled(
 /// new spawn, from the components as they are then (a refusal warns and waits as usual).
 ///
 /// Marked rather than added here: the entity is judged with the rest, in entity order, by the
-/// one system that adds bodies. The observer runs before `Disabled` is gone, hence
+/// one system that adds bodies. One that lost a component its collider requires while it was
+/// disabled is refused there with a warning, and waits until the component is back
+/// ([`refuse_incomplete`]). The observer runs before `Disabled` is gone, hence
 /// `Allow<Disabled>`; on a despawn it marks a collider about to go, which is harmless.
 pub(crate) fn rejoin_when_enabled(
     enabled: On<Remove, Disabled>,
@@ -141,6 +146,62 @@ pub(crate) fn remove_despawned_bodies(
     physics.remove_pending();
 }
 
+/// Whether an entity has each of the components a [`Collider`] requires, in the order of
+/// [`REQUIRED`]. Archetype flags only: a query of them conflicts with no other.
+pub(crate) type RequiredPresent = (
+    Has<Transform>,
+    Has<LinearVelocity>,
+    Has<AngularVelocity>,
+    Has<PhysicsPose>,
+    Has<RigidBody>,
+    Has<PhysicsMaterial>,
+);
+
+/// The names of the components a [`Collider`] requires, as the warnings say them.
+const REQUIRED: [&str; 6] = [
+    "Transform",
+    "LinearVelocity",
+    "AngularVelocity",
+    "PhysicsPose",
+    "RigidBody",
+    "PhysicsMaterial",
+];
+
+/// Refuses an entity without a body that lacks a component its [`Collider`] requires, with
+/// one warning naming what is missing and what is allowed (R-PLUG-1); the caller has it wait
+/// until it has them all.
+///
+/// Such a component was removed while the entity had no body (disabled, waiting after a
+/// refused spawn, or before its first step), so [`put_back_required_components`] had no
+/// body to put it back from. Nor is a default put back: `Transform::IDENTITY`,
+/// `RigidBody::Dynamic` or the default material would silently move a body, make a static
+/// one fall or change what it is made of. Without this, the entity was not simulated and
+/// never judged again, even once the component was back, and nothing was said.
+pub(crate) fn refuse_incomplete(
+    warnings: &mut MessageWriter<PhysicsWarning>,
+    entity: Entity,
+    present: (bool, bool, bool, bool, bool, bool),
+) {
+    let (a, b, c, d, e, f) = present;
+    let missing: Vec<&str> = [a, b, c, d, e, f]
+        .into_iter()
+        .zip(REQUIRED)
+        .filter_map(|(has, name)| (!has).then_some(name))
+        .collect();
+    let (names, it) = (missing.join(", "), if missing.len() == 1 { "it" } else { "them" });
+    refuse(
+        warnings,
+        entity,
+        format!(
+            "{names} missing, and its Collider requires {it} (allowed: an entity with all of \
+             {}); removed while the entity had no body, so there is nothing to put {it} back \
+             from: the entity is not simulated until {it} {} inserted again",
+            REQUIRED.join(", "),
+            if missing.len() == 1 { "is" } else { "are" }
+        ),
+    );
+}
+
 /// The collider entities that lack one of the components a [`Collider`] requires: someone
 /// removed it (Bevy inserts them all with the collider).
 type LacksRequired = (
@@ -179,7 +240,10 @@ type LacksRequired = (
 /// archetypes it matches, and a despawn costs nothing here. `RemovedComponents` would have
 /// cost every despawned body a lookup per component (about 190 instructions a body for six,
 /// measured with callgrind, as much as the collider's hook), and hooks more. An entity found
-/// that has no body (refused at spawn, or with a parent) is left as it is.
+/// that has no body (refused at spawn, with a parent, or not yet judged) is left to
+/// [`register_bodies`](super::sync::register_bodies), which refuses it with a warning
+/// ([`refuse_incomplete`]) and has it wait until the components are back; a disabled one is
+/// judged so when it is enabled.
 #[expect(clippy::type_complexity, reason = "a query over the optional required components")]
 pub(crate) fn put_back_required_components(
     physics: Option<Res<PhysicsWorld>>,

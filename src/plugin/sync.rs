@@ -6,7 +6,8 @@
 //! 1. [`register_bodies`]: a new or changed [`Collider`] or [`RigidBody`] (re)builds the body;
 //!    bodies are added in the order of their entity index, so the same spawns give the same
 //!    world. A new entity refused (say, outside the walls) waits in [`WaitingBodies`] and is
-//!    judged again when its data change.
+//!    judged again when its data change; one without a component its collider requires,
+//!    until it has them all again.
 //! 2. [`apply_user_writes`]: a `Transform` or velocity that differs from what the plugin last
 //!    wrote is the user's and goes to the core (teleport, push), as does a material written
 //!    since the last step that differs from the body's; each wakes the body's island.
@@ -53,6 +54,7 @@ use super::components::{
 use super::controls::PhysicsControls;
 use super::coords::CoordinateMapping;
 use super::events::{CollisionEventsEnabled, Sensor};
+use super::lifecycle::{RequiredPresent, refuse_incomplete};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
 use crate::physics::{Body, BodyDesc, BodyHandle, CollisionLayers, Input, Shape};
 
@@ -84,25 +86,45 @@ const NOT_SIMULATED_UNTIL: &str =
 
 /// The entities refused at spawn, each judged again by [`register_bodies`] once its
 /// `Transform`, velocities, material, collider or kind change, or, refused for its parent,
-/// once `ChildOf` is removed.
+/// once `ChildOf` is removed, or, refused for lacking a component its collider requires, once
+/// it has them all.
 #[derive(Resource, Debug, Default)]
 pub(crate) struct WaitingBodies(Vec<WaitingBody>);
 
 #[derive(Clone, Copy, Debug)]
 struct WaitingBody {
     entity: Entity,
-    /// Refused for having a parent: judged again once `ChildOf` is removed (which changes
-    /// none of its components).
-    had_parent: bool,
+    until: Until,
+}
+
+/// What a waiting entity waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Until {
+    /// One of its physics components or its `Transform` changes.
+    Changed,
+    /// `ChildOf` is removed (which changes none of its components).
+    Unparented,
+    /// It has every component a [`Collider`] requires again (see
+    /// [`refuse_incomplete`](super::lifecycle::refuse_incomplete)).
+    Complete,
+}
+
+impl Until {
+    /// What a refused spawn waits for: its parent's removal, or a change.
+    fn spawn(parent: bool) -> Self {
+        if parent { Until::Unparented } else { Until::Changed }
+    }
 }
 
 impl WaitingBodies {
-    /// Adds `entity` to the list, once: a child refused again (its collider changed, say)
-    /// is still in it.
-    fn wait(&mut self, entity: Entity, had_parent: bool) {
-        if !self.0.iter().any(|w| w.entity == entity) {
-            self.0.push(WaitingBody { entity, had_parent });
+    /// Adds `entity` to the list, once, and says whether it was added: a child refused again
+    /// (its collider changed, say) is still in it.
+    fn wait(&mut self, entity: Entity, until: Until) -> bool {
+        let new = !self.0.iter().any(|w| w.entity == entity);
+        if new {
+            self.0.push(WaitingBody { entity, until });
         }
+        new
     }
 }
 
@@ -112,7 +134,9 @@ impl WaitingBodies {
 /// change, when it has a parent (`ChildOf`: bodies live in world space, see
 /// [`refuse_parented_body`]), a non-finite `Transform` translation (z included) or
 /// rotation, a translation outside the walls, or a value the core refuses (a size outside
-/// `MIN_BODY_SIZE ..= MAX_BODY_SIZE`, a non-finite velocity). A simulated body whose
+/// `MIN_BODY_SIZE ..= MAX_BODY_SIZE`, a non-finite velocity). One that lacks a component its
+/// collider requires (removed while it had no body: disabled, waiting, or before its first
+/// step) waits until it has them all again ([`refuse_incomplete`]). A simulated body whose
 /// collider or kind turns invalid keeps its body and gets its old collider and kind back.
 #[expect(clippy::type_complexity, reason = "a query over the body's components")]
 pub(crate) fn register_bodies(
@@ -132,6 +156,7 @@ pub(crate) fn register_bodies(
             (Option<&CollisionLayers>, Has<Sensor>, Has<CollisionEventsEnabled>),
         )>,
     )>,
+    required: Query<RequiredPresent, With<Collider>>,
     mut warnings: MessageWriter<PhysicsWarning>,
 ) {
     let mut entities: Vec<Entity> = bodies.p0().iter().collect();
@@ -139,23 +164,32 @@ pub(crate) fn register_bodies(
         let mut query = bodies.p1();
         // Despawned entities, removed colliders and disabled entities (judged again when
         // enabled, see `rejoin_when_enabled`) leave the list; changed ones are retried.
-        waiting.0.retain(|w| {
+        waiting.0.retain_mut(|w| {
             let Ok((collider, kind, material, transform, velocity, spin, _, parent, _)) =
                 query.get_mut(w.entity)
             else {
-                return false;
+                // A collider still, but without a component it requires (removed while it
+                // waited): it waits for them all, said once.
+                let Ok(present) = required.get(w.entity) else { return false };
+                if w.until != Until::Complete {
+                    w.until = Until::Complete;
+                    refuse_incomplete(&mut warnings, w.entity, present);
+                }
+                return true;
             };
             // Refused for its parent, it would be refused again as long as it has one (and
             // its `Transform` may hold the plugin's last write, from before it had one).
-            let changed = if w.had_parent {
-                !parent
-            } else {
-                collider.is_changed()
-                    || kind.is_changed()
-                    || material.is_changed()
-                    || transform.is_changed()
-                    || velocity.is_changed()
-                    || spin.is_changed()
+            let changed = match w.until {
+                Until::Complete => true,
+                Until::Unparented => !parent,
+                Until::Changed => {
+                    collider.is_changed()
+                        || kind.is_changed()
+                        || material.is_changed()
+                        || transform.is_changed()
+                        || velocity.is_changed()
+                        || spin.is_changed()
+                }
             };
             if changed {
                 entities.push(w.entity);
@@ -181,6 +215,15 @@ pub(crate) fn register_bodies(
             (layers, sensor, collision_events),
         )) = query.get_mut(entity)
         else {
+            // Without a component its collider requires: without a body (disabled until now,
+            // say), it waits for them, since nothing could put them back; with one, the body
+            // puts them back (`put_back_required_components`).
+            if physics.handle(entity).is_none()
+                && let Ok(present) = required.get(entity)
+                && waiting.wait(entity, Until::Complete)
+            {
+                refuse_incomplete(&mut warnings, entity, present);
+            }
             continue;
         };
         let (shape, kind) = (collider.shape(), rigid_body.kind());
@@ -208,7 +251,7 @@ pub(crate) fn register_bodies(
                     Ok(desc) => desc,
                     Err(message) => {
                         refuse(&mut warnings, entity, format!("{message}; {NOT_SIMULATED_UNTIL}"));
-                        waiting.wait(entity, parent);
+                        waiting.wait(entity, Until::spawn(parent));
                         continue;
                     }
                 }
@@ -224,7 +267,7 @@ pub(crate) fn register_bodies(
                         format!("Collider refused ({error}); the body keeps its old collider")
                     }
                     None => {
-                        waiting.wait(entity, parent);
+                        waiting.wait(entity, Until::spawn(parent));
                         format!("body refused ({error}); {NOT_SIMULATED_UNTIL}")
                     }
                 };
@@ -304,7 +347,7 @@ pub(crate) fn refuse_parented_body(
     let (Some(mut physics), Some(mut waiting)) = (physics, waiting) else { return };
     let entity = inserted.entity;
     if physics.unlink_and_queue(entity) {
-        waiting.wait(entity, true);
+        waiting.wait(entity, Until::Unparented);
         refuse(
             &mut warnings,
             entity,
