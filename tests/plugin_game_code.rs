@@ -280,6 +280,51 @@ fn a_body_with_a_parent_is_refused_until_the_parent_is_removed_r_plug_2() {
     assert!(take_warnings(&mut app).is_empty(), "warned once");
 }
 
+/// `World::resource_scope::<PhysicsWorld>` takes the resource out of the world while it runs,
+/// so the observer that refuses a body given a parent found none and did nothing: the body
+/// stayed simulated in world space, its entity drawn relative to its parent, and nothing was
+/// said. Now it is refused first thing in the next frame, as outside a scope.
+#[test]
+fn a_body_given_a_parent_inside_a_resource_scope_is_refused_too_r_plug_2() {
+    let mut app = one_step_frames();
+    let parent = spawn(&mut app, Transform::from_xyz(100.0, 50.0, 0.0));
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 0.0, 0.0)));
+    frames(&mut app, 2);
+    assert!(take_warnings(&mut app).is_empty());
+    app.world_mut().resource_scope(|world, _: Mut<PhysicsWorld>| {
+        world.entity_mut(ball).insert(ChildOf(parent));
+    });
+    app.update();
+    assert_one_warning(&mut app, ball, &["ChildOf", "top-level", "not simulated until"]);
+    assert_eq!(physics(&app).handle(ball), None, "out of the simulation");
+    assert_eq!(physics(&app).world().body_count(), 0, "its body left the core");
+    frames(&mut app, 5);
+    assert!(take_warnings(&mut app).is_empty(), "warned once");
+
+    // Without the parent, simulated again from its Transform within one step.
+    app.world_mut().entity_mut(ball).remove::<ChildOf>();
+    app.update();
+    assert!(take_warnings(&mut app).is_empty());
+    assert!(physics(&app).handle(ball).is_some(), "simulated again");
+
+    // A parent given and taken away inside one scope leaves the body as it was; one given to
+    // a body despawned in the same scope says nothing either.
+    app.world_mut().resource_scope(|world, _: Mut<PhysicsWorld>| {
+        world.entity_mut(ball).insert(ChildOf(parent));
+        world.entity_mut(ball).remove::<ChildOf>();
+    });
+    app.update();
+    assert!(take_warnings(&mut app).is_empty());
+    assert!(physics(&app).handle(ball).is_some(), "still simulated");
+    app.world_mut().resource_scope(|world, _: Mut<PhysicsWorld>| {
+        world.entity_mut(ball).insert(ChildOf(parent));
+        world.despawn(ball);
+    });
+    app.update();
+    assert!(take_warnings(&mut app).is_empty());
+    assert_eq!(physics(&app).world().body_count(), 0, "the despawned body left the core");
+}
+
 /// Issue 19: a refused spawn stayed refused forever. Now it is judged again when its data
 /// change, and simulated within one step once they are valid.
 #[test]

@@ -8,7 +8,7 @@
 //! because the fixed loop may not run in a given frame, and removal messages do not wait for
 //! it. A despawn inside `World::resource_scope::<PhysicsWorld>`, which takes the resource
 //! out of the world while it runs, is unlinked at the start of the next frame or step instead
-//! ([`UnlinkLater`]).
+//! ([`UnlinkLater`]), as are a disabled body and a body given a parent there.
 //!
 //! Removing one of the components a [`Collider`] requires (`Transform`, the velocities,
 //! [`PhysicsPose`], [`RigidBody`], [`PhysicsMaterial`]) from a simulated body is refused as
@@ -40,7 +40,7 @@ use super::components::{
     AngularVelocity, Collider, LinearVelocity, PhysicsMaterial, PhysicsPose, RigidBody, Sleeping,
 };
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
-use super::sync::{kind_of, pose_of, refuse};
+use super::sync::{WaitingBodies, kind_of, leave_for_parent, pose_of, refuse};
 
 /// Takes the body of an entity given Bevy's `Disabled` out of the simulation, as a despawn
 /// would, and leaves the entity as it is.
@@ -58,7 +58,7 @@ pub(crate) fn leave_when_disabled(
     if let Some(mut physics) = physics {
         physics.unlink_and_queue(disabled.entity);
     } else if let Some(mut later) = later {
-        later.0.push(disabled.entity);
+        later.entities.push(disabled.entity);
     }
 }
 
@@ -101,21 +101,27 @@ pub(crate) fn unlink_body(mut world: DeferredWorld, context: HookContext) {
     if let Some(mut physics) = world.get_resource_mut::<PhysicsWorld>() {
         physics.unlink_and_queue(context.entity);
     } else if let Some(mut later) = world.get_resource_mut::<UnlinkLater>() {
-        later.0.push(context.entity);
+        later.entities.push(context.entity);
     }
 }
 
 /// Entities to unlink that were noted while [`PhysicsWorld`] was out of the world (inside a
-/// `World::resource_scope::<PhysicsWorld>`): despawned, their collider removed, or disabled.
-/// [`remove_despawned_bodies`] unlinks them before anything else looks at the bodies. Empty
-/// but in the rarest of cases, so the hook's common path stays one call.
+/// `World::resource_scope::<PhysicsWorld>`): despawned, their collider removed, disabled, or
+/// given a parent. [`remove_despawned_bodies`] unlinks them before anything else looks at the
+/// bodies. Empty but in the rarest of cases, so the hook's common path stays one call.
 ///
 /// An entity noted here is unlinked only if it is still linked to a body under the same
 /// `Entity` (index and generation), so a later entity that reuses the index is never taken
 /// for it; and should that later entity be linked first, `PhysicsWorld::link` takes the
 /// stale entry's body out itself.
 #[derive(Resource, Debug, Default)]
-pub(crate) struct UnlinkLater(pub(crate) Vec<Entity>);
+pub(crate) struct UnlinkLater {
+    /// Despawned, their collider removed, or disabled.
+    pub(crate) entities: Vec<Entity>,
+    /// Given a parent ([`refuse_parented_body`](super::sync::refuse_parented_body)): refused
+    /// as that observer refuses them, with a warning, if they still have a parent then.
+    pub(crate) parented: Vec<Entity>,
+}
 
 /// Takes the bodies of the entities despawned since it last ran out of the core, in one call
 /// for all of them, and wakes their islands (R-SLP-4): despawning k bodies costs one pass over
@@ -127,14 +133,25 @@ pub(crate) struct UnlinkLater(pub(crate) Vec<Entity>);
 pub(crate) fn remove_despawned_bodies(
     physics: Option<ResMut<PhysicsWorld>>,
     mut later: ResMut<UnlinkLater>,
+    mut waiting: ResMut<WaitingBodies>,
     sleeping: Query<(), (With<Sleeping>, Allow<Disabled>)>,
+    parented: Query<(), With<ChildOf>>,
+    mut warnings: MessageWriter<PhysicsWarning>,
     mut commands: Commands,
 ) {
     let Some(mut physics) = physics else { return };
-    // Those the hook could not unlink while the resource was out of the world.
-    if !later.0.is_empty() {
-        for entity in later.0.drain(..) {
+    // Those the hook and the observers could not unlink while the resource was out of the
+    // world. A child is refused only if it still has a parent and is neither despawned nor
+    // disabled (those have left already, and a disabled one is judged when enabled).
+    if !later.entities.is_empty() || !later.parented.is_empty() {
+        let UnlinkLater { entities, parented: children } = &mut *later;
+        for entity in entities.drain(..) {
             physics.unlink_and_queue(entity);
+        }
+        for entity in children.drain(..) {
+            if parented.contains(entity) {
+                leave_for_parent(&mut physics, &mut waiting, &mut warnings, entity);
+            }
         }
     }
     for entity in physics.pending_entities() {

@@ -54,7 +54,7 @@ use super::components::{
 use super::controls::PhysicsControls;
 use super::coords::CoordinateMapping;
 use super::events::{CollisionEventsEnabled, Sensor};
-use super::lifecycle::{RequiredPresent, refuse_incomplete};
+use super::lifecycle::{RequiredPresent, UnlinkLater, refuse_incomplete};
 use super::physics_world::{PhysicsWarning, PhysicsWorld};
 use crate::physics::{Body, BodyDesc, BodyHandle, CollisionLayers, Input, Shape};
 
@@ -338,18 +338,43 @@ pub(super) fn kind_of(body: &Body) -> RigidBody {
 /// Takes a simulated body whose entity was given a parent out of the simulation, with a
 /// warning: bodies live in world space, and the plugin reads and writes `Transform` as world
 /// coordinates. The entity waits in [`WaitingBodies`] until `ChildOf` is removed.
+///
+/// While [`PhysicsWorld`] is out of the world (`World::resource_scope::<PhysicsWorld>`), the
+/// observer cannot reach the entity ↔ body map: it notes the entity in [`UnlinkLater`], and
+/// [`remove_despawned_bodies`](super::lifecycle::remove_despawned_bodies) refuses it the same
+/// way first thing in the next frame or fixed step, if it still has a parent then. Without
+/// that, the body stayed simulated in world space while its entity was drawn relative to its
+/// parent, and nothing was said.
 pub(crate) fn refuse_parented_body(
     inserted: On<Insert, ChildOf>,
     physics: Option<ResMut<PhysicsWorld>>,
     waiting: Option<ResMut<WaitingBodies>>,
+    later: Option<ResMut<UnlinkLater>>,
     mut warnings: MessageWriter<PhysicsWarning>,
 ) {
-    let (Some(mut physics), Some(mut waiting)) = (physics, waiting) else { return };
     let entity = inserted.entity;
+    let Some(mut physics) = physics else {
+        if let Some(mut later) = later {
+            later.parented.push(entity);
+        }
+        return;
+    };
+    let Some(mut waiting) = waiting else { return };
+    leave_for_parent(&mut physics, &mut waiting, &mut warnings, entity);
+}
+
+/// Takes the body of `entity`, which has a parent, out of the simulation with one warning,
+/// and has the entity wait until `ChildOf` is removed; nothing if it has no body.
+pub(crate) fn leave_for_parent(
+    physics: &mut PhysicsWorld,
+    waiting: &mut WaitingBodies,
+    warnings: &mut MessageWriter<PhysicsWarning>,
+    entity: Entity,
+) {
     if physics.unlink_and_queue(entity) {
         waiting.wait(entity, Until::Unparented);
         refuse(
-            &mut warnings,
+            warnings,
             entity,
             format!(
                 "was given a parent (ChildOf), and bodies must be top-level entities: the body \
