@@ -25,7 +25,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 
 use super::controls::PhysicsTimeScale;
-use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::physics_world::{PhysicsWarning, PhysicsWorld, WarnAndSend};
 use crate::physics::{Input, PhysicsConfig};
 
 /// The `Time<Fixed>` timestep for a core `time_step` in seconds.
@@ -153,10 +153,7 @@ pub(crate) fn keep_clocks(
     mut virtual_time: ResMut<Time<Virtual>>,
     mut warnings: MessageWriter<PhysicsWarning>,
 ) {
-    let mut refuse = |message: String| {
-        warn!("{message}");
-        warnings.write(PhysicsWarning { entity: None, message });
-    };
+    let mut refuse = |message: String| warnings.warn_and_send(None, message);
     if fixed.timestep() != clocks.timestep {
         refuse(format!(
             "Time<Fixed> timestep {:?} refused: the plugin times the fixed loop at \
@@ -206,8 +203,7 @@ pub(crate) fn apply_config(
         Ok(_) => retime(&config, &mut clocks, &mut fixed, &mut virtual_time),
         Err(error) => {
             let message = format!("PhysicsConfig refused, the last valid one stays: {error}");
-            warn!("{message}");
-            warnings.write(PhysicsWarning { entity: None, message });
+            warnings.warn_and_send(None, message);
             *config = physics.world().config().clone();
         }
     }

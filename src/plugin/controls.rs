@@ -12,7 +12,7 @@ use bevy::window::PrimaryWindow;
 
 use super::components::Collider;
 use super::config::PhysicsClocks;
-use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::physics_world::{PhysicsWarning, PhysicsWorld, WarnAndSend};
 use crate::physics::{Input, MIN_BODY_SIZE};
 
 /// Pause, single step, gravity and clear.
@@ -117,8 +117,7 @@ pub(crate) fn apply_time_scale(
         PhysicsTimeScale::MAX,
         clocks.scale
     );
-    warn!("{message}");
-    warnings.write(PhysicsWarning { entity: None, message });
+    warnings.warn_and_send(None, message);
     scale.bypass_change_detection().0 = clocks.scale;
 }
 
@@ -241,8 +240,7 @@ pub(crate) fn check_wall_insets(
         WallInsets::ALLOWED,
         in_force.0
     );
-    warn!("{message}");
-    warnings.write(PhysicsWarning { entity: None, message });
+    warnings.warn_and_send(None, message);
     *insets.bypass_change_detection() = in_force.0;
 }
 
@@ -269,8 +267,7 @@ pub(crate) fn apply_controls(
                 "PhysicsBounds {:?} refused ({error}); the walls stay at {kept:?}",
                 bounds.0
             );
-            warn!("{message}");
-            warnings.write(PhysicsWarning { entity: None, message });
+            warnings.warn_and_send(None, message);
             bounds.0 = kept;
         }
     }

@@ -15,7 +15,7 @@ use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
 use super::events::{CollisionEventsEnabled, Sensor, set_contact_rules};
-use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::physics_world::{PhysicsWarning, PhysicsWorld, WarnAndSend};
 use crate::physics::{Body, BodyHandle, CollisionLayers, Input, PhysicsError, WallId};
 
 /// A force applied to a dynamic body at its centre in every step until it is changed or
@@ -223,8 +223,7 @@ fn warn_refused(
     let message = format!(
         "entity {entity}: {component} refused ({error}); it was put back to the body's value"
     );
-    warn!("{message}");
-    warnings.write(PhysicsWarning { entity: Some(entity), message });
+    warnings.warn_and_send(Some(entity), message);
 }
 
 /// Entities that lost a game component ([`ConstantForce`], [`ConstantTorque`],

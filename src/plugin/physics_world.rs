@@ -22,6 +22,28 @@ pub struct PhysicsWarning {
     pub message: String,
 }
 
+/// Logs a refusal with `warn!` and sends it as a [`PhysicsWarning`], in one call: every
+/// refusal is both, with the same text. For the systems' `MessageWriter` and for the `World`
+/// of exclusive systems, commands and plugin builds.
+pub(crate) trait WarnAndSend {
+    /// Logs `message` and sends it as a warning about `entity`.
+    fn warn_and_send(&mut self, entity: Option<Entity>, message: String);
+}
+
+impl WarnAndSend for MessageWriter<'_, PhysicsWarning> {
+    fn warn_and_send(&mut self, entity: Option<Entity>, message: String) {
+        warn!("{message}");
+        self.write(PhysicsWarning { entity, message });
+    }
+}
+
+impl WarnAndSend for bevy::ecs::world::World {
+    fn warn_and_send(&mut self, entity: Option<Entity>, message: String) {
+        warn!("{message}");
+        self.write_message(PhysicsWarning { entity, message });
+    }
+}
+
 /// A contact of the last step, in Bevy's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Contact {

@@ -13,9 +13,9 @@
 //! each step, makes the calls the log holds for it, spawning and despawning the entities of
 //! the bodies they add and remove, and after each step compares the state hash the log
 //! holds for it (every [`InputLog::CHECK_INTERVAL`] steps and at the end). A divergence or a
-//! refused call ends the playback with a [`PhysicsWarning`]; so does a change from anywhere
-//! else (a drag, a component write, a config edit), which takes the session over from that
-//! step on. At the log's end the app simply goes on.
+//! refused call ends the playback with a [`PhysicsWarning`](super::PhysicsWarning); so does
+//! a change from anywhere else (a drag, a component write, a config edit), which takes the
+//! session over from that step on. At the log's end the app simply goes on.
 //!
 //! What the log cannot see: calls made on [`PhysicsWorld::world_mut`] while recording (the
 //! first one is warned about), and a load, which ends the recording (it replaces the world).
@@ -28,7 +28,7 @@ use bevy::ecs::system::Command;
 use bevy::prelude::*;
 
 use super::events::{CollisionEventsEnabled, Sensor};
-use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::physics_world::{PhysicsWorld, WarnAndSend};
 use super::scene::{adopt_world, follow_world_settings, spawn_body_entity};
 use crate::physics::{
     BodyDesc, BodyHandle, CollisionLayers, Input, InputLog, LoggedInput, PhysicsError, ReplayError,
@@ -269,7 +269,8 @@ impl PhysicsWorld {
 /// Plays a [`SessionRecording`] back: loads its start in place of every body (as
 /// [`LoadPhysicsScene`](super::LoadPhysicsScene) does, but a held body stays held, as
 /// recorded), then makes the log's calls before each step and checks its state hashes. A
-/// start the core refuses changes nothing and is reported as a [`PhysicsWarning`].
+/// start the core refuses changes nothing and is reported as a
+/// [`PhysicsWarning`](super::PhysicsWarning).
 #[derive(Clone, Debug)]
 pub struct PlayPhysicsRecording(pub SessionRecording);
 
@@ -280,16 +281,16 @@ impl Command for PlayPhysicsRecording {
         let SessionRecording { start, log } = self.0;
         // An input or a check out of order or range would be skipped without a word.
         if let Err(error) = log.validate() {
-            return warn_world(world, format!("recording refused: {error}"));
+            return world.warn_and_send(None, format!("recording refused: {error}"));
         }
         let core = match start.to_world() {
             Ok(core) if core.step_count() == log.start_step => core,
             Ok(core) => {
                 let error =
                     ReplayError::WrongStart { expected: log.start_step, found: core.step_count() };
-                return warn_world(world, format!("recording refused: {error}"));
+                return world.warn_and_send(None, format!("recording refused: {error}"));
             }
-            Err(error) => return warn_world(world, format!("recording refused: {error}")),
+            Err(error) => return world.warn_and_send(None, format!("recording refused: {error}")),
         };
         world.resource_mut::<PhysicsWorld>().end_session_for_load();
         adopt_world(world, core, false);
@@ -298,11 +299,6 @@ impl Command for PlayPhysicsRecording {
         info!("playing back steps {} to {}", log.start_step, log.end_step);
         physics.session.mode = Mode::Playing(Box::new(Playback { log, next: 0, check: 0 }));
     }
-}
-
-fn warn_world(world: &mut World, message: String) {
-    warn!("{message}");
-    world.write_message(PhysicsWarning { entity: None, message });
 }
 
 /// Whether a recording plays back: the run condition of [`play_back_inputs`].
@@ -339,7 +335,7 @@ pub(crate) fn play_back_inputs(world: &mut World) {
         };
         if let Some(problem) = problem {
             physics.session.mode = Mode::Idle;
-            return warn_world(world, format!("playback ended at step {now}: {problem}"));
+            return world.warn_and_send(None, format!("playback ended at step {now}: {problem}"));
         }
         follow_in_ecs(world, &logged.input);
     }

@@ -3,8 +3,8 @@
 //! Every part of the plugin reads its resources in every frame or step, and Bevy fails a
 //! system whose `Res` or `ResMut` is missing ("Parameter `ResMut<PhysicsConfig>` failed
 //! validation"), which panics the app. Removing one is a write the plugin cannot take, so it
-//! is treated like any other refused write: one [`PhysicsWarning`] naming the resource, and
-//! the resource is put back.
+//! is treated like any other refused write: one [`PhysicsWarning`](super::PhysicsWarning)
+//! naming the resource, and the resource is put back.
 //!
 //! - Each part registers its public resources with
 //!   [`restore_when_removed`](RestoreRemoved::restore_when_removed), with what comes back.
@@ -31,7 +31,7 @@ use super::controls::{
     PhysicsBounds, PhysicsControls, PhysicsTimeScale, WallInsets, WallsFollowWindow,
 };
 use super::motion::PhysicsWalls;
-use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::physics_world::{PhysicsWorld, WarnAndSend};
 use crate::physics::PhysicsConfig;
 
 /// How to put back one resource.
@@ -100,8 +100,7 @@ pub(crate) fn restore_removed_resources(world: &mut World) {
                  Change its value instead of removing it",
                 restorer.name, restorer.what
             );
-            warn!("{message}");
-            world.write_message(PhysicsWarning { entity: None, message });
+            world.warn_and_send(None, message);
         }
     });
 }

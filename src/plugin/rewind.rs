@@ -28,7 +28,7 @@
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
-use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::physics_world::{PhysicsWarning, PhysicsWorld, WarnAndSend};
 use super::resources::RestoreRemoved;
 use super::scene::adopt_world;
 use super::schedule::{PhysicsSchedule, PhysicsSystems};
@@ -133,10 +133,12 @@ impl Plugin for PhysicsRewindPlugin {
             .get_resource::<PhysicsConfig>()
             .map_or(PhysicsConfig::default().time_step, |c| c.time_step);
         let (settings, refused) = self.checked(time_step);
+        // Sent only if the app has the message (the simulation plugin adds it); logged anyway.
         for message in refused {
-            warn!("{message}");
             if app.world().contains_resource::<Messages<PhysicsWarning>>() {
-                app.world_mut().write_message(PhysicsWarning { entity: None, message });
+                app.world_mut().warn_and_send(None, message);
+            } else {
+                warn!("{message}");
             }
         }
         app.insert_resource(PhysicsRewind::new(&settings, time_step))
@@ -271,8 +273,7 @@ fn apply_rewind(world: &mut World) {
             }
             None => format!("rewind to step {step} refused: no snapshot is kept yet"),
         };
-        warn!("{message}");
-        world.write_message(PhysicsWarning { entity: None, message });
+        world.warn_and_send(None, message);
         return;
     };
     let landed = core.step_count();

@@ -3,9 +3,10 @@
 //!
 //! Saving captures the core world as it is ([`PhysicsWorld::scene_file`]). Loading
 //! ([`LoadPhysicsScene`], a command) first builds the file's world, which checks every field,
-//! so a broken file changes nothing: it is refused with a [`PhysicsWarning`] naming what is
-//! wrong. Then every entity with a [`Collider`] is despawned (disabled ones too), the core
-//! world is replaced by the file's, and one entity per body is spawned with its components
+//! so a broken file changes nothing: it is refused with a
+//! [`PhysicsWarning`](super::PhysicsWarning) naming what is wrong. Then every entity with a
+//! [`Collider`] is despawned (disabled ones too), the core world is replaced by the file's,
+//! and one entity per body is spawned with its components
 //! ([`body_components`] plus layers, sensor and event flags, and [`Sleeping`] for sleepers),
 //! linked to its body as it is, so that the next step is the file's next step bit for bit.
 //! The [`PhysicsConfig`], gravity switch and [`PhysicsBounds`] resources take the file's
@@ -23,7 +24,7 @@ use super::config::retime_world;
 use super::controls::{PhysicsBounds, PhysicsControls};
 use super::events::{CollisionEventsEnabled, Sensor};
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
-use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::physics_world::{PhysicsWorld, WarnAndSend};
 use crate::physics::{BodyHandle, CollisionLayers, PhysicsConfig, SceneError, SceneFile, WallId};
 
 impl PhysicsWorld {
@@ -35,7 +36,7 @@ impl PhysicsWorld {
 }
 
 /// Replaces every body with the bodies of a scene file; a file the core refuses changes
-/// nothing and is reported as a [`PhysicsWarning`].
+/// nothing and is reported as a [`PhysicsWarning`](super::PhysicsWarning).
 ///
 /// It builds the file's world first (checking every field), then despawns every entity with
 /// a [`Collider`] (disabled ones too), swaps the core world and spawns one entity per body
@@ -66,8 +67,7 @@ impl Command for LoadPhysicsScene {
     fn apply(self, world: &mut World) {
         if let Err(error) = load_scene(world, &self.0) {
             let message = format!("scene file refused, the world stays as it was: {error}");
-            warn!("{message}");
-            world.write_message(PhysicsWarning { entity: None, message });
+            world.warn_and_send(None, message);
         }
     }
 }

@@ -55,7 +55,7 @@ use super::controls::PhysicsControls;
 use super::coords::CoordinateMapping;
 use super::events::{CollisionEventsEnabled, Sensor};
 use super::lifecycle::{RequiredPresent, UnlinkLater, refuse_incomplete};
-use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::physics_world::{PhysicsWarning, PhysicsWorld, WarnAndSend};
 use crate::physics::{Body, BodyDesc, BodyHandle, CollisionLayers, Input, Shape};
 
 /// A core body's pose in Bevy's frame.
@@ -72,9 +72,7 @@ pub(super) fn refuse(
     entity: Entity,
     message: String,
 ) {
-    let message = format!("entity {entity}: {message}");
-    warn!("{message}");
-    warnings.write(PhysicsWarning { entity: Some(entity), message });
+    warnings.warn_and_send(Some(entity), format!("entity {entity}: {message}"));
 }
 
 /// What a body's `Transform` translation z may be, as the warnings say it.
@@ -610,8 +608,7 @@ pub(crate) fn step_world(
     match physics.step_session(dt) {
         Ok(diverged) => {
             if let Some(message) = diverged {
-                warn!("{message}");
-                warnings.write(PhysicsWarning { entity: None, message });
+                warnings.warn_and_send(None, message);
             }
             physics.set_stepped(true);
             if physics.world().collision_events().is_empty() {
@@ -622,8 +619,7 @@ pub(crate) fn step_world(
         }
         Err(error) => {
             let message = format!("step refused: {error}");
-            warn!("{message}");
-            warnings.write(PhysicsWarning { entity: None, message });
+            warnings.warn_and_send(None, message);
             physics.set_stepped(false);
         }
     }
