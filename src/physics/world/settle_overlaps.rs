@@ -3,6 +3,11 @@
 //! lifted body could meet a neighbour it did not touch at the step's start, and sleep would
 //! freeze that overlap.
 //!
+//! Only what the step would push apart counts: a neighbour the step makes a contact with
+//! (`makes_contact`), not a sensor nor one on layers that do not interact (R-GAME-2,
+//! R-GAME-3): a sensor or a body on other layers is no obstacle to push a settled body out
+//! of, nor an overlap to keep its island awake.
+//!
 //! # The grid
 //! Every body's box goes into the square cells of [`SETTLE_CELL`] px it covers, and each
 //! moved body is tested exactly (`collide`) against the bodies listed in its own cells, cell
@@ -24,6 +29,7 @@
 //!
 //! No body moved (an island that stays awake, the usual case): nothing to test, no grid.
 
+use super::filters::makes_contact;
 use super::*;
 
 /// The side of the cells, px: a few times a typical body (12 … 40 px), so that a body lies
@@ -181,7 +187,8 @@ impl Neighbours {
 
 /// The bodies that the settling of D9 moved (`at` gives a body's pose after it) and that
 /// now overlap a neighbour by more than `limit` px, tested exactly (`collide`) against the
-/// bodies near them (see the module docs). Built only when an island settles.
+/// bodies near them (see the module docs) with which the step would make a contact
+/// (`makes_contact`: no sensor, layers that interact). Built only when an island settles.
 pub(super) fn overlaps_after_settling(
     slots: &[Slot],
     at: impl Fn(usize, &Body) -> Vec2,
@@ -203,7 +210,8 @@ pub(super) fn overlaps_after_settling(
         }
         let own = Cells::of(moved_to, body.shape.half_size());
         neighbours.for_each_near(own, |other| {
-            let Some(neighbour) = slots[other].body.as_ref().filter(|_| other != index) else {
+            let neighbour = slots[other].body.as_ref().filter(|_| other != index);
+            let Some(neighbour) = neighbour.filter(|n| makes_contact(body, n)) else {
                 return;
             };
             let found =

@@ -225,7 +225,8 @@ impl World {
     /// contacts alone, bottom first (`Projection::settle`), up to [`SETTLE_PASSES`], until
     /// every one is within slop + 0.25 px, taking out only what lies deeper than slop +
     /// 0.125 px. If one is still deeper than slop + 0.5 px after them, or a body they moved
-    /// now overlaps a neighbour that much (`overlaps_after_settling`, tested exactly), or a
+    /// now overlaps a neighbour that much (`overlaps_after_settling`, tested exactly, with
+    /// the step's pair rule: no sensor, layers that interact), or a
     /// contact was deeper than slop + [`SETTLE_REACH`] before, the island stays awake as it
     /// was, and the bodies of its deep contacts start their rest again.
     ///

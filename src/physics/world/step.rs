@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::filters::sensor_bits;
 use super::sleep::{DEEP_FOR_SLEEP, RestCensus};
 use crate::physics::clock::Stopwatch;
 
@@ -334,7 +335,7 @@ impl World {
             // Tested per contact rather than per candidate, and only while some body has
             // flags: the loop of a world without sensors gains one predicted branch.
             if let Some(flags) = flags {
-                let sensors = (flags[ia as usize] & SENSOR) + (flags[ib as usize] & SENSOR);
+                let sensors = sensor_bits(flags[ia as usize], flags[ib as usize]);
                 // A sensor overlaps or not: a box still a gap apart (D14) is not inside it.
                 if sensors == SENSOR && m.depth >= 0.0 {
                     overlaps.push(SensorOverlap { a: ia, b: ib, manifold: m });

@@ -1,0 +1,151 @@
+//! The settling before sleep (D9 of docs/physics.md) in worlds that use sensors (R-GAME-2)
+//! and collision layers (R-GAME-3): it pushes a body out of what the step would push it out
+//! of, and of nothing else.
+//!
+//! The settling takes an island's deep contacts out when it is about to fall asleep, then
+//! tests every body it moved exactly against the bodies near it. It used to test every
+//! neighbour, sensors and bodies on other layers too, and took what it found as immovable
+//! obstacles: a box resting on another inside a large sensor was pushed out of the sensor
+//! (190 px, through the left wall) and put to sleep there, and a stack resting inside a
+//! sensor zone never slept.
+
+mod common;
+
+use bevy_sandbox_physics::physics::{
+    BodyDesc, BodyHandle, CollisionLayers, PhysicsConfig, World, collide,
+};
+use common::*;
+use glam::Vec2;
+
+/// The configs under which the step leaves a deep contact for the settling: no projection
+/// by the step (its factor 0, or no passes).
+fn configs_without_projection() -> [(&'static str, PhysicsConfig); 2] {
+    let default = PhysicsConfig::default();
+    [
+        ("factor 0", PhysicsConfig { position_correction_factor: 0.0, ..default.clone() }),
+        ("no passes", PhysicsConfig { position_iterations: 0, ..default }),
+    ]
+}
+
+/// How deep a body is in the walls, px (negative when clear of all four).
+fn in_wall(w: &World, h: BodyHandle) -> f32 {
+    let (min, max) = w.bounds();
+    let (low, high) = w.body(h).expect("body exists").aabb();
+    (min - low).max_element().max((high - max).max_element())
+}
+
+/// How deep two bodies overlap, px (0 when apart).
+fn overlap(w: &World, a: BodyHandle, b: BodyHandle) -> f32 {
+    let (a, b) = (w.body(a).expect("a"), w.body(b).expect("b"));
+    collide(&a.shape(), a.position(), &b.shape(), b.position()).map_or(0.0, |m| m.depth)
+}
+
+/// The fuzzer's case: a box of 49.5 × 88.1 px dropped 5.6 px deep onto a box of 43.5 ×
+/// 68.7 px on the floor, `dx` right of the left wall's corner, with `other` in the world,
+/// overlapping both, and no projection by the step. The box must fall asleep where it
+/// rests, lifted out of its support by the settling (at most its reach, 6 px past the
+/// slop) and nowhere else: not sideways, not into a wall, and with no overlap deeper than
+/// R-REST-2 allows. Before the fix it was pushed out of `other`, sideways (113 to 190 px),
+/// through the left wall to 148 px inside it, in the step it fell asleep.
+fn a_box_settles_in_place_beside(other: BodyDesc, dx: f32) {
+    for (name, config) in configs_without_projection() {
+        let slop = config.penetration_slop;
+        let mut w = world_with(Vec2::new(800.0, 600.0), config);
+        add(&mut w, other);
+        let support =
+            add(&mut w, BodyDesc::rect(Vec2::new(43.5, 68.7), Vec2::new(74.5 + dx, 540.3)));
+        let top = Vec2::new(66.0 + dx, 467.5);
+        let boxed = add(&mut w, BodyDesc::rect(Vec2::new(49.5, 88.1), top));
+        let mut fell_asleep = None;
+        for step in 0..200 {
+            let before = pos(&w, boxed);
+            run(&mut w, 1);
+            if w.body(boxed).unwrap().is_sleeping() {
+                fell_asleep = Some((step, pos(&w, boxed) - before));
+                break;
+            }
+        }
+        let (step, jump) = fell_asleep.unwrap_or_else(|| panic!("{name}: awake after 200 steps"));
+        assert!(w.body(support).unwrap().is_sleeping(), "{name}: its island sleeps");
+        assert!(
+            jump.length() <= slop + 6.0,
+            "{name}: moved {jump} in the step it fell asleep ({step}), to {}",
+            pos(&w, boxed)
+        );
+        assert_close(pos(&w, boxed).x, top.x, 0.01, &format!("{name}: pushed sideways"));
+        for h in [support, boxed] {
+            assert!(in_wall(&w, h) <= slop + 0.5, "{name}: {} px in a wall", in_wall(&w, h));
+        }
+        let depth = overlap(&w, support, boxed);
+        assert!(depth <= slop + 0.5, "{name}: asleep with a {depth} px overlap");
+    }
+}
+
+/// R-GAME-2: a sensor pushes nothing, the settling included. A dynamic sensor circle of
+/// radius 513.8 px covers the whole world (it is wider, so it is centred: D3); a static
+/// one of radius 250 px covers the boxes, which stand 200 px further right.
+#[test]
+fn a_box_resting_in_a_sensor_falls_asleep_where_it_rests_r_game_2() {
+    let centre = Vec2::new(400.0, 300.0);
+    a_box_settles_in_place_beside(BodyDesc::circle(513.8, centre).sensor(), 0.0);
+    a_box_settles_in_place_beside(BodyDesc::circle(250.0, centre).fixed().sensor(), 200.0);
+}
+
+/// R-GAME-3: bodies whose layers do not interact have no contact, and the settling does
+/// not push one out of the other. The same cases with the large circles on no layer
+/// instead of sensors (a dynamic one rests on the floor: the walls ignore layers).
+#[test]
+fn a_box_resting_in_a_body_on_other_layers_falls_asleep_where_it_rests_r_game_3() {
+    let centre = Vec2::new(400.0, 300.0);
+    let none = CollisionLayers::NONE;
+    a_box_settles_in_place_beside(BodyDesc::circle(513.8, centre).with_layers(none), 0.0);
+    let fixed = BodyDesc::circle(250.0, centre).fixed().with_layers(none);
+    a_box_settles_in_place_beside(fixed, 200.0);
+}
+
+/// R-GAME-2: a stack of six boxes resting inside a sensor zone falls asleep in the same
+/// step as without the zone (after 0.5 s), with no overlap or wall depth deeper than
+/// R-REST-2 allows. The step leaves its contacts deep (factor 0), so the settling takes
+/// them out. Before the fix, the boxes' overlaps with the zone, which the settling counted,
+/// kept the stack awake for good (still awake after 10 s), with a static zone and with a
+/// dynamic sensor covering the world alike.
+#[test]
+fn a_stack_resting_inside_a_sensor_zone_falls_asleep_r_game_2() {
+    let zones = [
+        BodyDesc::rect(Vec2::new(300.0, 300.0), Vec2::new(400.0, 450.0)).fixed().sensor(),
+        BodyDesc::circle(513.8, Vec2::new(400.0, 300.0)).sensor(),
+    ];
+    let mut without_zone = None;
+    for zone in [None, Some(zones[0]), Some(zones[1])] {
+        let config = PhysicsConfig { position_correction_factor: 0.0, ..PhysicsConfig::default() };
+        let slop = config.penetration_slop;
+        let mut w = world_with(Vec2::new(800.0, 600.0), config);
+        let sensor = zone.map(|zone| add(&mut w, zone));
+        let boxes: Vec<_> = (0..6)
+            .map(|i| {
+                let spot = Vec2::new(400.0 + 3.0 * (i % 2) as f32, 580.0 - 38.0 * i as f32);
+                add(&mut w, BodyDesc::rect(Vec2::new(40.0, 40.0), spot))
+            })
+            .collect();
+        let asleep = |w: &World| boxes.iter().all(|&h| w.body(h).unwrap().is_sleeping());
+        let mut steps = 0;
+        while !asleep(&w) {
+            assert!(steps < 120, "zone {zone:?}: the stack still awake after 1 s");
+            run(&mut w, 1);
+            steps += 1;
+        }
+        assert_eq!(steps, *without_zone.get_or_insert(steps), "zone {zone:?}: asleep later");
+        for (i, &h) in boxes.iter().enumerate() {
+            assert!(in_wall(&w, h) <= slop + 0.5, "zone {zone:?}: box {i} in a wall");
+            if let Some(&above) = boxes.get(i + 1) {
+                let depth = overlap(&w, h, above);
+                assert!(depth <= slop + 0.5, "zone {zone:?}: boxes {i}, {} {depth} px", i + 1);
+            }
+        }
+        if let Some(sensor) = sensor {
+            let zone = w.body(sensor).unwrap();
+            let inside = boxes.iter().filter(|&&h| zone.contains(pos(&w, h))).count();
+            assert!(inside > 0, "not vacuous: the stack rests inside the sensor");
+        }
+    }
+}
