@@ -1,13 +1,14 @@
-//! The settling before sleep (D9 of docs/physics.md) in worlds that use sensors (R-GAME-2)
-//! and collision layers (R-GAME-3): it pushes a body out of what the step would push it out
-//! of, and of nothing else.
+//! The settling before sleep (D9 of docs/physics.md) in worlds that use sensors (R-GAME-2),
+//! collision layers (R-GAME-3) and the walls: it pushes a body out of what the step would
+//! push it out of, and of nothing else.
 //!
 //! The settling takes an island's deep contacts out when it is about to fall asleep, then
-//! tests every body it moved exactly against the bodies near it. It used to test every
-//! neighbour, sensors and bodies on other layers too, and took what it found as immovable
-//! obstacles: a box resting on another inside a large sensor was pushed out of the sensor
-//! (190 px, through the left wall) and put to sleep there, and a stack resting inside a
-//! sensor zone never slept.
+//! tests every body it moved exactly against the bodies near it and the walls. It used to
+//! test every neighbour, sensors and bodies on other layers too, and took what it found as
+//! immovable obstacles: a box resting on another inside a large sensor was pushed out of
+//! the sensor (190 px, through the left wall) and put to sleep there, and a stack resting
+//! inside a sensor zone never slept. It tested no wall: a body its passes pushed into a
+//! wall it had not touched slept there.
 
 mod common;
 
@@ -148,4 +149,28 @@ fn a_stack_resting_inside_a_sensor_zone_falls_asleep_r_game_2() {
             assert!(inside > 0, "not vacuous: the stack rests inside the sensor");
         }
     }
+}
+
+/// R-POS-3 and R-REST-2: the settling pushes a body no deeper into a wall than sleep
+/// allows. Two boxes of 40 px rest on the floor, side by side and 6 px into each other, the
+/// left one 1 px from the left wall; the step leaves their contact deep (factor 0). Split
+/// between the two, the settling would push the left box 1.7 px into the wall it did not
+/// touch, and sleep froze it there; the wall now joins the settling's passes as the
+/// neighbours it did not touch do, and holds the left box, so that the right one takes the
+/// push.
+#[test]
+fn a_settled_body_is_pushed_no_deeper_into_a_wall_than_sleep_allows_r_pos_3() {
+    let config = PhysicsConfig { position_correction_factor: 0.0, ..PhysicsConfig::default() };
+    let slop = config.penetration_slop;
+    let mut w = world_with(Vec2::new(800.0, 600.0), config);
+    let left = add(&mut w, BodyDesc::rect(Vec2::new(40.0, 40.0), Vec2::new(21.0, 580.0)));
+    let right = add(&mut w, BodyDesc::rect(Vec2::new(40.0, 40.0), Vec2::new(55.0, 580.0)));
+    let clear = w.body(left).unwrap().aabb().0.x - w.bounds().0.x;
+    assert_eq!(clear, 1.0, "not vacuous: the left box clear of the left wall");
+    assert_close(overlap(&w, left, right), 6.0, 1e-4, "the boxes' overlap");
+    assert!(run_until_asleep(&mut w, 120).is_some(), "the boxes still awake after 1 s");
+    let depth = in_wall(&w, left);
+    assert!(depth <= slop + 0.5, "asleep {depth} px in the left wall");
+    let depth = overlap(&w, left, right);
+    assert!(depth <= slop + 0.5, "asleep with a {depth} px overlap");
 }

@@ -5,8 +5,8 @@
 //!
 //! Only what the step would push apart counts: a neighbour the step makes a contact with
 //! (`makes_contact`), not a sensor nor one on layers that do not interact (R-GAME-2,
-//! R-GAME-3): a sensor or a body on other layers is no obstacle to push a settled body out
-//! of, nor an overlap to keep its island awake.
+//! R-GAME-3), and the walls that act (`SettleWalls`): a sensor or a body on other layers
+//! is no obstacle to push a settled body out of, nor an overlap to keep its island awake.
 //!
 //! # The grid
 //! Every body's box goes into the square cells of [`SETTLE_CELL`] px it covers, and each
@@ -30,6 +30,7 @@
 //! No body moved (an island that stays awake, the usual case): nothing to test, no grid.
 
 use super::filters::makes_contact;
+use super::walls::SettleWalls;
 use super::*;
 
 /// The side of the cells, px: a few times a typical body (12 … 40 px), so that a body lies
@@ -45,7 +46,7 @@ const MAX_LISTED_CELLS: u64 = 256;
 pub(super) struct Overlap {
     /// The moved body's slot.
     pub(super) moved: usize,
-    /// The neighbour's slot.
+    /// The neighbour's slot, or a wall's solver index (after the slots).
     pub(super) other: usize,
     /// From the moved body to the neighbour.
     pub(super) normal: Vec2,
@@ -186,11 +187,14 @@ impl Neighbours {
 }
 
 /// The bodies that the settling of D9 moved (`at` gives a body's pose after it) and that
-/// now overlap a neighbour by more than `limit` px, tested exactly (`collide`) against the
-/// bodies near them (see the module docs) with which the step would make a contact
-/// (`makes_contact`: no sensor, layers that interact). Built only when an island settles.
+/// now overlap a neighbour or a wall by more than `limit` px: tested exactly (`collide`)
+/// against the bodies near them (see the module docs) with which the step would make a
+/// contact (`makes_contact`: no sensor, layers that interact), then against the walls they
+/// had no contact with (`SettleWalls::for_each_new`; a wall is reported as the solver index
+/// after the slots, `slots.len() + wall`). Built only when an island settles.
 pub(super) fn overlaps_after_settling(
     slots: &[Slot],
+    walls: &SettleWalls,
     at: impl Fn(usize, &Body) -> Vec2,
     limit: f32,
 ) -> Vec<Overlap> {
@@ -218,6 +222,13 @@ pub(super) fn overlaps_after_settling(
                 collision::collide(&body.shape, moved_to, &neighbour.shape, at(other, neighbour));
             if let Some(m) = found.filter(|m| m.depth > limit) {
                 overlapping.push(Overlap { moved: index, other, normal: m.normal, depth: m.depth });
+            }
+        });
+        walls.for_each_new(index, body, moved_to, |wall, m| {
+            if m.depth > limit {
+                // The wall's normal points into the world, from the wall to the body.
+                let (other, normal) = (slots.len() + wall, -m.normal);
+                overlapping.push(Overlap { moved: index, other, normal, depth: m.depth });
             }
         });
     }

@@ -4,6 +4,7 @@
 //! of any size (R-CFG-3).
 
 use super::settle_overlaps::{Neighbours, SETTLE_CELL, overlaps_after_settling};
+use super::walls::SettleWalls;
 use super::*;
 
 /// A seeded generator (an LCG, the top 24 bits), local so that the world's files import no
@@ -83,12 +84,22 @@ fn reference(
     found
 }
 
+/// [`overlaps_after_settling`] in `world`, whose step started where its bodies are.
 fn found(
-    slots: &[Slot],
+    world: &World,
     at: impl Fn(usize, &Body) -> Vec2,
     limit: f32,
 ) -> Vec<(usize, usize, [u32; 2], u32)> {
-    overlaps_after_settling(slots, at, limit)
+    let bodies = world.slots.iter().map(|s| s.body.as_ref().map_or(Vec2::ZERO, |b| b.position));
+    let starts: Vec<Vec2> = bodies.chain([Vec2::ZERO; WALL_COUNT]).collect();
+    let walls = SettleWalls {
+        walls: &world.walls,
+        enabled: world.wall_enabled,
+        open: world.open_bounds(),
+        brake: world.brake_bounds(),
+        starts: &starts,
+    };
+    overlaps_after_settling(&world.slots, &walls, at, limit)
         .into_iter()
         .map(|o| (o.moved, o.other, o.normal.to_array().map(f32::to_bits), o.depth.to_bits()))
         .collect()
@@ -147,7 +158,7 @@ fn moved_small_bodies_find_the_overlaps_of_the_plain_grid_in_its_order_and_numbe
         if large > 0 {
             assert!(expected.iter().any(|e| e.1 < large), "seed {seed}: no large neighbour");
         }
-        assert_eq!(found(&world.slots, at, 0.1), expected, "seed {seed}, {large} large");
+        assert_eq!(found(&world, at, 0.1), expected, "seed {seed}, {large} large");
     }
 }
 
@@ -168,7 +179,7 @@ fn bodies_of_the_largest_size_list_at_most_256_cells_each_and_meet_each_neighbou
     let neighbours = Neighbours::new(&world.slots, &at);
     let bound = 256 * world.body_count;
     assert!(neighbours.listed() <= bound, "{} entries, bound {bound}", neighbours.listed());
-    let overlaps = found(&world.slots, at, 0.1);
+    let overlaps = found(&world, at, 0.1);
     // The moved large ones (odd slots, 15) each overlap the 29 other large ones and the
     // small one; the small one (slot 30, even) did not move.
     let mut pairs: Vec<_> = overlaps.iter().map(|o| (o.0, o.1)).collect();

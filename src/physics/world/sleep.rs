@@ -37,7 +37,7 @@
 use std::collections::HashSet;
 
 use super::settle_overlaps::{Cells, overlaps_after_settling};
-use super::walls::centre_settled_wider_bodies;
+use super::walls::{SettleWalls, centre_settled_wider_bodies};
 use super::*;
 
 impl World {
@@ -225,8 +225,8 @@ impl World {
     /// contacts alone, bottom first (`Projection::settle`), up to [`SETTLE_PASSES`], until
     /// every one is within slop + 0.25 px, taking out only what lies deeper than slop +
     /// 0.125 px. If one is still deeper than slop + 0.5 px after them, or a body they moved
-    /// now overlaps a neighbour that much (`overlaps_after_settling`, tested exactly, with
-    /// the step's pair rule: no sensor, layers that interact), or a
+    /// now overlaps a neighbour or a wall that much (`overlaps_after_settling`, tested
+    /// exactly, with the step's pair rule: no sensor, layers that interact), or a
     /// contact was deeper than slop + [`SETTLE_REACH`] before, the island stays awake as it
     /// was, and the bodies of its deep contacts start their rest again.
     ///
@@ -239,7 +239,8 @@ impl World {
     /// an island stays awake.
     fn settle_before_sleep(&mut self) {
         let down = self.stacking_direction();
-        let brake_bounds = self.brake_bounds();
+        let (brake_bounds, open, enabled) =
+            (self.brake_bounds(), self.open_bounds(), self.wall_enabled);
         let time_to_sleep = self.config.time_to_sleep;
         let n = self.slots.len();
         let scratch = &mut self.scratch;
@@ -269,6 +270,7 @@ impl World {
             }
         }
         let (positions, starts) = (&mut scratch.positions, &scratch.start_positions);
+        let walls = SettleWalls { walls: &self.walls, enabled, open, brake: brake_bounds, starts };
         let slop = self.config.penetration_slop;
         // An island with a contact beyond the passes' reach stays awake, whole.
         scratch.projection.keep_only(settling, &mut scratch.settle_projection);
@@ -299,20 +301,21 @@ impl World {
         let target = slop + 0.5 * DEEP_FOR_SLEEP;
         if projecting {
             scratch.settle_projection.settle(positions, starts, &settings, down, target);
-            // The passes know only the step's contacts: a body they lifted may now overlap
-            // a neighbour it did not touch at the step's start. Such pairs, found exactly,
-            // join the contacts (a neighbour outside the settling islands as immovable), and
-            // the passes run again, for a few rounds.
+            // The passes know only the step's contacts: a body they moved may now overlap
+            // a neighbour or a wall it did not touch at the step's start. Such pairs, found
+            // exactly, join the contacts (a wall, or a neighbour outside the settling
+            // islands, as immovable), and the passes run again, for a few rounds.
             for _ in 0..SETTLE_ROUNDS {
                 let at = |index: usize, body: &Body| {
                     if settling[index] { positions[index] } else { body.position }
                 };
-                let found = overlaps_after_settling(&self.slots, at, settings.slop);
+                let found = overlaps_after_settling(&self.slots, &walls, at, settings.slop);
                 if found.is_empty() {
                     break;
                 }
+                // Walls come after the slots.
                 let inverse_mass = |index: usize| {
-                    let body = self.slots[index].body.as_ref();
+                    let body = self.slots.get(index).and_then(|slot| slot.body.as_ref());
                     body.filter(|_| settling[index]).map_or(0.0, |b| b.inverse_mass)
                 };
                 for o in found {
@@ -336,15 +339,15 @@ impl World {
         for index in (0..n).filter(|&index| settling[index] && deep[index]) {
             island_rest[roots[index] as usize] = 0.0;
         }
-        // The passes know only the step's contacts: a body they lifted may now overlap a
-        // neighbour it did not touch at the step's start, and sleep would freeze that.
-        // Every moved body is tested exactly against the bodies near it.
+        // The passes know only the step's contacts: a body they moved may now overlap a
+        // neighbour or a wall it did not touch at the step's start, and sleep would freeze
+        // that. Every moved body is tested exactly against the bodies near it and the walls.
         let at = |index: usize, body: &Body| {
             let root = roots[index];
             let settles = settling[index] && island_rest[root as usize] >= time_to_sleep;
             if settles { positions[index] } else { body.position }
         };
-        for overlap in overlaps_after_settling(&self.slots, at, slop + DEEP_FOR_SLEEP) {
+        for overlap in overlaps_after_settling(&self.slots, &walls, at, slop + DEEP_FOR_SLEEP) {
             island_rest[roots[overlap.moved] as usize] = 0.0;
         }
         let island_rest = &*island_rest;

@@ -14,7 +14,7 @@
 //! that both act (D3); with one of them off the other pushes it out as usual.
 
 use super::*;
-use crate::physics::collision::WallId;
+use crate::physics::collision::{Manifold, WallId};
 
 impl World {
     /// Switches one wall on or off (R-GAME-7) and wakes every body, so that a pile resting
@@ -233,18 +233,8 @@ impl WallCollider<'_> {
         (min, max): (Vec2, Vec2),
         (contacts, keys): (&mut Vec<SolverContact>, &mut Vec<PairKey>),
     ) {
-        // Most bodies touch no wall: a box strictly inside the bounds touches none of the
-        // four. Exact, not an estimate: `min.x > bounds.x` is the left wall's
-        // `n·p − reach − offset > 0` with n = (1, 0), reach = hw; likewise for the others.
-        // A switched-off wall's side of the open bounds is infinite: never touched.
-        if strictly_inside((min, max), (self.min, self.max)) {
-            return;
-        }
-        for (w, wall) in self.walls.iter().enumerate() {
-            if !self.enabled[w] {
-                continue;
-            }
-            let Some(m) = wall.collide(&body.shape, body.position) else { continue };
+        let (walls, open) = ((self.walls, self.enabled), (self.min, self.max));
+        for_each_touching(walls, open, &body.shape, body.position, (min, max), |w, m| {
             let contact = SolverContact::new(
                 self.wall_base + w as u32,
                 index,
@@ -260,7 +250,87 @@ impl WallCollider<'_> {
             let wall_key = (u64::from(WALL_GENERATION) << 32) | w as u64;
             contacts.push(contact);
             keys.push((wall_key, handle_bits));
+        });
+    }
+}
+
+/// The step's wall test (§5, R-COL-6): calls `touch` with the index and the contact (A =
+/// wall, B = body) of each wall that acts (`enabled`) and touches a body of `shape` at
+/// `position`, whose box there is `(min, max)`. `open` are the open bounds.
+#[inline(always)]
+fn for_each_touching(
+    (walls, enabled): (&[Wall; WALL_COUNT], [bool; WALL_COUNT]),
+    open: (Vec2, Vec2),
+    shape: &Shape,
+    position: Vec2,
+    (min, max): (Vec2, Vec2),
+    mut touch: impl FnMut(usize, Manifold),
+) {
+    // Most bodies touch no wall: a box strictly inside the bounds touches none of the
+    // four. Exact, not an estimate: `min.x > bounds.x` is the left wall's
+    // `n·p − reach − offset > 0` with n = (1, 0), reach = hw; likewise for the others.
+    // A switched-off wall's side of the open bounds is infinite: never touched.
+    if strictly_inside((min, max), open) {
+        return;
+    }
+    for (w, wall) in walls.iter().enumerate() {
+        if !enabled[w] {
+            continue;
         }
+        if let Some(m) = wall.collide(shape, position) {
+            touch(w, m);
+        }
+    }
+}
+
+/// The walls as the settling of D9 tests a body it moved against them
+/// (`overlaps_after_settling`), as it tests the body's neighbours: the step's wall test at
+/// the settled position.
+///
+/// Why: the settling's passes know only the step's contacts. A body they pushed sideways,
+/// or against a neighbour found only after them, could be put into a wall it did not
+/// touch, and sleep would freeze it there, or, with nothing to stop the push, outside the
+/// world.
+pub(super) struct SettleWalls<'a> {
+    pub(super) walls: &'a [Wall; WALL_COUNT],
+    /// Which walls act.
+    pub(super) enabled: [bool; WALL_COUNT],
+    /// The open bounds, as the step's wall test takes them.
+    pub(super) open: (Vec2, Vec2),
+    /// The brake's bounds: on an axis on which a body is wider, it is centred between the
+    /// walls (D3), and these are not its contacts (`forget_centred_wall_contacts`).
+    pub(super) brake: (Vec2, Vec2),
+    /// Each solver index's position at the step's start, where the step found the walls'
+    /// contacts.
+    pub(super) starts: &'a [Vec2],
+}
+
+impl SettleWalls<'_> {
+    /// Calls `touch` with the index and the contact (A = wall, B = body) of each wall that a
+    /// body at `position` touches and that the step found no contact of (the body in slot
+    /// `index` touched it not at the step's start): the contacts it had are among the
+    /// settling's passes, whose depths `mark_deep` reads. The walls of an axis on which the
+    /// body is wider than the brake's bounds are left out (D3).
+    pub(super) fn for_each_new(
+        &self,
+        index: usize,
+        body: &Body,
+        position: Vec2,
+        mut touch: impl FnMut(usize, Manifold),
+    ) {
+        let (shape, half, start) = (&body.shape, body.shape.half_size(), self.starts[index]);
+        let walls = (self.walls, self.enabled);
+        let mut touched_at_start = [false; WALL_COUNT];
+        for_each_touching(walls, self.open, shape, start, (start - half, start + half), |w, _| {
+            touched_at_start[w] = true
+        });
+        let wider = wider_than_bounds(half, self.brake);
+        let box_there = (position - half, position + half);
+        for_each_touching(walls, self.open, shape, position, box_there, |w, m| {
+            if !touched_at_start[w] && !wider[wall_axis(&self.walls[w])] {
+                touch(w, m);
+            }
+        });
     }
 }
 
