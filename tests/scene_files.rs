@@ -154,6 +154,50 @@ fn a_busy_world_with_sleepers_and_a_held_body_resumes_bit_for_bit_r_scn_1() {
     assert_steps_alike("added", &mut original, &mut loaded, 200);
 }
 
+/// R-SCN-1 with R-LAB-1: a world holds speeds above `max_speed` with the rule switch
+/// `speed_limit` off, and after `max_speed` is lowered until its next step clamps them. Its
+/// file keeps them, and the loaded world steps bit for bit. Not vacuous: loading clamped
+/// them to `max_speed` (a ball thrown at 5000 px/s spinning at 500 rad/s came back at
+/// 1296 px/s and 108 rad/s), and the hashes differed on loading. A file without solver
+/// state still clamps as `add_body` does in that config.
+#[test]
+fn speeds_a_world_holds_above_max_speed_load_unclamped_and_resume_bit_for_bit_r_scn_1() {
+    let ball = BodyDesc::circle(20.0, Vec2::new(400.0, 300.0))
+        .with_velocity(Vec2::new(5000.0, -300.0))
+        .with_angular_velocity(500.0);
+    let platform = BodyDesc::rect(Vec2::new(120.0, 24.0), Vec2::new(300.0, 500.0))
+        .kinematic()
+        .with_velocity(Vec2::new(-2000.0, 0.0));
+    let unlimited = PhysicsConfig { speed_limit: false, ..PhysicsConfig::default() };
+    let mut off = World::new(Vec2::new(800.0, 600.0), unlimited.clone()).expect("valid");
+    let mut lowered = World::new(Vec2::new(800.0, 600.0), unlimited).expect("valid");
+    for world in [&mut off, &mut lowered] {
+        world.add_body(ball).expect("inside");
+        world.add_body(platform).expect("inside");
+    }
+    let slow = PhysicsConfig { max_speed: 500.0, ..PhysicsConfig::default() };
+    lowered.set_config(slow).expect("valid");
+    for (what, mut original) in [("speed limit off", off), ("max_speed lowered", lowered)] {
+        let held = original.bodies().next().map(|(_, b)| (b.velocity(), b.angular_velocity()));
+        assert_eq!(held, Some((Vec2::new(5000.0, -300.0), 500.0)), "{what}: the world holds");
+        // A fresh start (no solver state) is clamped as `add_body` clamps in that config.
+        let mut fresh = SceneFile::capture(&original);
+        fresh.solver_state = None;
+        let fresh = fresh.to_world().unwrap_or_else(|e| panic!("{e}"));
+        let mut by_hand =
+            World::new(Vec2::new(800.0, 600.0), original.config().clone()).expect("valid");
+        for (_, body) in original.bodies() {
+            by_hand.add_body(body.desc()).expect("inside");
+        }
+        let motion = |w: &World| -> Vec<(Vec2, f32)> {
+            w.bodies().map(|(_, b)| (b.velocity(), b.angular_velocity())).collect()
+        };
+        assert_eq!(motion(&fresh), motion(&by_hand), "{what}: fresh start");
+        let mut loaded = through_a_file(&original);
+        assert_steps_alike(what, &mut original, &mut loaded, 120);
+    }
+}
+
 /// Bodies set into others (D16 of docs/physics.md) keep that in the file: their contacts
 /// leave along the line of centres and get more projection passes until they are free.
 #[test]

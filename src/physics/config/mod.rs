@@ -54,6 +54,10 @@ pub fn tunnelling_speed_limit(time_step: f32) -> f32 {
 /// spin, far below f32's 3.4·10³⁸. The lab's bullet (5,000 px/s) is well under it.
 pub const SPEED_CEILING: f32 = 1.0e6;
 
+/// The ceilings on speed and spin, `(SPEED_CEILING, SPEED_CEILING / MIN_BODY_SIZE)`: the
+/// clamps in force with the speed limit off, which no body exceeds whatever the config.
+pub(crate) const SPEED_CEILINGS: (f32, f32) = (SPEED_CEILING, SPEED_CEILING / MIN_BODY_SIZE);
+
 /// All parameters of the simulation (§14), with the defaults of the spec.
 ///
 /// Lengths are in px, times in s, speeds in px/s; y points down (§1).
@@ -325,11 +329,7 @@ impl PhysicsConfig {
     /// [`SPEED_CEILING`] and `SPEED_CEILING / MIN_BODY_SIZE`, which keeps every velocity,
     /// position and energy finite. Every clamp of the world reads them here.
     pub fn speed_limits(&self) -> (f32, f32) {
-        if self.speed_limit {
-            (self.max_speed, self.max_angular_speed())
-        } else {
-            (SPEED_CEILING, SPEED_CEILING / MIN_BODY_SIZE)
-        }
+        if self.speed_limit { (self.max_speed, self.max_angular_speed()) } else { SPEED_CEILINGS }
     }
 
     /// A copy with every rule switch (R-LAB-1) at the spec's rule: warm starting,

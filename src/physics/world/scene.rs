@@ -95,13 +95,15 @@ pub struct SceneBody {
     pub material: Material,
     /// Centre, px; inside the world (beyond a switched-off wall, anywhere).
     pub position: Vec2,
-    /// Velocity, px/s (default 0); a speed above `max_speed` is clamped.
+    /// Velocity, px/s (default 0). Without a solver state a speed above the limit in force
+    /// is clamped as [`World::add_body`] clamps it; with one it is kept (as the world held
+    /// it), up to `SPEED_CEILING`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::zero_vec"))]
     pub velocity: Vec2,
     /// Angle, rad (default 0; rectangles keep 0).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::zero"))]
     pub angle: f32,
-    /// Angular velocity, rad/s (default 0; circles only).
+    /// Angular velocity, rad/s (default 0; circles only), clamped as `velocity` is.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::zero"))]
     pub angular_velocity: f32,
     /// Collision layers (default: every layer).

@@ -5,6 +5,7 @@
 use super::forces::MAX_FORCE;
 use super::scene::{CachedContact, SceneBody, SceneError, SceneFile, SolverState};
 use super::*;
+use crate::physics::config::SPEED_CEILINGS;
 
 /// A scene error at `at` for one field.
 fn refuse(
@@ -171,7 +172,14 @@ impl World {
             }
             self.free_ids = state.free.iter().map(|h| h.index).collect();
         }
-        let (max_speed, max_spin) = (self.config.max_speed, self.config.max_angular_speed());
+        // A fresh start clamps speeds and spins as `add_body` does. A resume keeps them: the
+        // world held them so (above `max_speed` after the speed limit was switched off or
+        // `max_speed` lowered, until its next step clamps them), and a clamp here would
+        // change its course. Either way they stay below the ceilings no world exceeds.
+        let (max_speed, max_spin) = match state {
+            Some(_) => SPEED_CEILINGS,
+            None => self.config.speed_limits(),
+        };
         let mut last_island = None;
         for (i, scene_body) in bodies.iter().enumerate() {
             let handle =
@@ -179,8 +187,9 @@ impl World {
             let index = self.slot_of_id[handle.index as usize] as usize;
             let desc = scene_body.desc();
             let mut body = Body::from_desc(&desc, max_speed, max_spin);
-            // A speed the world clamped may exceed `max_speed` by the rounding of the clamp;
-            // clamped again it would change in the last bits, so it is kept as it is.
+            // A speed the world clamped may exceed the limit by the rounding of the clamp;
+            // clamped again it would change in the last bits, so it is kept as it is. (A
+            // spin is clamped to the limit exactly: clamped again, it stays.)
             let kept = max_speed * (1.0 + 1.0e-5);
             if body.kind != BodyKind::Static && desc.velocity.length_squared() <= kept * kept {
                 body.velocity = desc.velocity;
