@@ -198,6 +198,58 @@ fn speeds_a_world_holds_above_max_speed_load_unclamped_and_resume_bit_for_bit_r_
     }
 }
 
+/// R-SCN-1: `capture` writes the bodies a world holds outside its bounds, and the file loads
+/// and resumes bit for bit: a kinematic platform that moved out, a static body `set_bounds`
+/// left outside (walls and brake act on dynamic bodies only, so it stays there) beside a
+/// dynamic one captured before the walls push it back in, and a ball flown through an open
+/// wall past `MAX_COORDINATE`. Not vacuous: each file was refused, naming the position and
+/// "inside the world". `SceneFile::check_inside` still refuses them for callers that want it.
+#[test]
+fn a_world_with_bodies_outside_its_bounds_saves_a_file_that_loads_and_resumes_bit_for_bit_r_scn_1()
+{
+    let size = Vec2::new(800.0, 600.0);
+    let mut drifted = World::new(size, PhysicsConfig::default()).expect("valid");
+    let platform = BodyDesc::rect(Vec2::new(100.0, 24.0), Vec2::new(700.0, 300.0)).kinematic();
+    drifted.add_body(platform.with_velocity(Vec2::new(300.0, 0.0))).expect("inside");
+    drifted.add_body(BodyDesc::circle(20.0, Vec2::new(400.0, 500.0))).expect("inside");
+    for _ in 0..120 {
+        drifted.step(DT).expect("a valid step");
+    }
+    let mut shrunk = World::new(size, PhysicsConfig::default()).expect("valid");
+    let ball = BodyDesc::circle(20.0, Vec2::new(700.0, 450.0));
+    for desc in [platform.fixed(), ball, BodyDesc::circle(20.0, Vec2::new(200.0, 450.0))] {
+        shrunk.add_body(desc).expect("inside");
+    }
+    shrunk.set_bounds(Vec2::ZERO, Vec2::new(400.0, 600.0)).expect("valid bounds");
+    let unlimited = PhysicsConfig { speed_limit: false, ..PhysicsConfig::default() };
+    let mut flown = World::new(size, unlimited).expect("valid");
+    flown.set_wall_enabled(WallId::Right, false);
+    let at = Vec2::new(1.0e9 - 100.0, 300.0);
+    flown.add_body(BodyDesc::circle(20.0, at).with_velocity(Vec2::new(1.0e6, 0.0))).expect("in");
+    flown.step(1.0 / 30.0).expect("a valid step");
+    let worlds = [("drifted", drifted), ("shrunk", shrunk), ("flown", flown)];
+    for (what, mut original) in worlds {
+        let outside = original.bodies().find(|(_, b)| !original.contains_point(b.position()));
+        assert!(outside.is_some(), "{what}: a body outside the world");
+        let file = SceneFile::capture(&original);
+        let refused = file.check_inside().expect_err("a body outside").to_string();
+        assert!(refused.contains("position") && refused.contains("inside the world"), "{what}");
+        let mut loaded = through_a_file(&original);
+        assert_steps_alike(what, &mut original, &mut loaded, 120);
+    }
+    // What `set_bounds` says: the dynamic ball came back in, the static body stayed out.
+    let mut shrunk = World::new(size, PhysicsConfig::default()).expect("valid");
+    let fixed = shrunk.add_body(platform.fixed()).expect("inside");
+    let ball = shrunk.add_body(ball).expect("inside");
+    shrunk.set_bounds(Vec2::ZERO, Vec2::new(400.0, 600.0)).expect("valid bounds");
+    for _ in 0..240 {
+        shrunk.step(DT).expect("a valid step");
+    }
+    let position = |h| shrunk.body(h).map(|b| b.position()).expect("a body");
+    assert_eq!(position(fixed), Vec2::new(700.0, 300.0), "the static body stays");
+    assert!(position(ball).x <= 400.0 - 20.0 + 1.0, "the ball is back in: {}", position(ball));
+}
+
 /// Bodies set into others (D16 of docs/physics.md) keep that in the file: their contacts
 /// leave along the line of centres and get more projection passes until they are free.
 #[test]

@@ -165,12 +165,23 @@ fn nan_and_out_of_range_values_are_refused_naming_field_and_range_r_scn_1() {
     }
 }
 
+/// A body beyond ±2^40 px of the origin, where no world's body gets, is refused naming the
+/// range. One outside the bounds but within it loads, as a world may hold it
+/// (`scene_files.rs`), and [`SceneFile::check_inside`] refuses it with the world's range.
 #[test]
-fn a_body_outside_the_world_is_refused_with_the_world_s_range_r_scn_1() {
-    let text = valid_text().replacen("position: (400.0,", "position: (4000.0,", 1);
-    let (error, message) = refused(&text);
+fn a_body_beyond_2_pow_40_px_is_refused_and_one_just_outside_the_world_loads_r_scn_1() {
+    let far = valid_text().replacen("position: (400.0,", "position: (2000000000000.0,", 1);
+    let (error, message) = refused(&far);
     assert!(matches!(&error, SceneError::Invalid { at, .. } if at == "bodies[0]"), "{message}");
-    assert!(message.contains("position") && message.contains("inside the world"), "{message}");
+    assert!(message.contains("position") && message.contains("2^40"), "{message}");
+    let text = valid_text().replacen("position: (400.0,", "position: (4000.0,", 1);
+    let outside = SceneFile::from_ron(&text).expect("reads");
+    assert_eq!(outside.to_world().map(|w| w.body_count()), Ok(2), "loads");
+    let message = outside.check_inside().expect_err("outside the world").to_string();
+    assert!(message.contains("bodies[0]") && message.contains("position"), "{message}");
+    assert!(message.contains("inside the world"), "{message}");
+    let inside = SceneFile::from_ron(&valid_text()).expect("reads");
+    assert_eq!(inside.check_inside(), Ok(()));
 }
 
 #[test]

@@ -185,12 +185,13 @@ fn session_paths(path: &str) -> (String, String) {
 /// Moves a file's world into the walls the window has now: its floor on the floor, centred
 /// between the side walls. Every body moves by the same offset, so the file's motion is
 /// unchanged (up to the rounding of that addition); a file wider or taller than the walls
-/// then has bodies outside them and is refused, saying so.
-fn fit_to_walls(mut file: SceneFile, walls: (Vec2, Vec2)) -> SceneFile {
+/// then has bodies outside them and is refused, saying so (the core would load them outside
+/// the walls, as a world may hold such bodies).
+fn fit_to_walls(mut file: SceneFile, walls: (Vec2, Vec2)) -> Result<SceneFile, SceneError> {
     let (min, max) = (file.bounds.min, file.bounds.max);
     let offset = Vec2::new(0.5 * (walls.0.x + walls.1.x - min.x - max.x), walls.1.y - max.y);
     if offset == Vec2::ZERO && walls == (min, max) {
-        return file;
+        return Ok(file);
     }
     for body in &mut file.bodies {
         body.position += offset;
@@ -200,7 +201,8 @@ fn fit_to_walls(mut file: SceneFile, walls: (Vec2, Vec2)) -> SceneFile {
     }
     file.bounds.min = walls.0;
     file.bounds.max = walls.1;
-    file
+    file.check_inside()?;
+    Ok(file)
 }
 
 fn save_or_load(
@@ -245,17 +247,19 @@ fn save_or_load(
             let saved = files.save(&physics.scene_file(), &path);
             files.report(&path, saved.map(|()| physics.len()), "saved");
         }
-        FileRequest::Load => match files.read(&path) {
-            Ok(file) => {
-                let file = fit_to_walls(file, physics.mapping().rect_to_core(bounds.0));
-                // `load_scene` builds the file's world once, and says why if it refuses it.
-                commands.queue(move |world: &mut World| {
-                    let loaded = load_scene(world, &file);
-                    world.resource_mut::<SceneFiles>().report(&path, loaded, "loaded");
-                });
+        FileRequest::Load => {
+            let walls = physics.mapping().rect_to_core(bounds.0);
+            match files.read(&path).and_then(|file| fit_to_walls(file, walls)) {
+                Ok(file) => {
+                    // `load_scene` builds the file's world once, and says why if it refuses it.
+                    commands.queue(move |world: &mut World| {
+                        let loaded = load_scene(world, &file);
+                        world.resource_mut::<SceneFiles>().report(&path, loaded, "loaded");
+                    });
+                }
+                Err(error) => files.report(&path, Err(error), "loaded"),
             }
-            Err(error) => files.report(&path, Err(error), "loaded"),
-        },
+        }
     }
 }
 

@@ -123,7 +123,8 @@ pub(crate) fn apply_time_scale(
 
 /// The walls: the rectangle bodies are kept in, in Bevy world coordinates (px, y up).
 ///
-/// Write it to move the walls; bodies left outside are pushed back in over the next steps.
+/// Write it to move the walls; dynamic bodies left outside are pushed back in over the next
+/// steps, static and kinematic ones stay where they are.
 /// Each side must be at least 24 px long (2 · `MIN_BODY_SIZE`); a smaller rectangle is refused
 /// with a warning and the resource is reset. With
 /// [`SandboxPhysicsPlugin::walls_follow_window`](super::SandboxPhysicsPlugin::walls_follow_window)

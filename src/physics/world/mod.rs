@@ -493,8 +493,10 @@ impl World {
     }
 
     /// Moves the walls to the rectangle `min ..= max` and wakes every body. Each side must
-    /// be at least `2·MIN_BODY_SIZE` long; bodies left outside are pushed back in by the
-    /// walls and the emergency brake over the next steps.
+    /// be at least `2·MIN_BODY_SIZE` long. Dynamic bodies left outside are pushed back in
+    /// over the next steps by the walls' contacts and, past `max_wall_penetration`, the
+    /// emergency brake; static and kinematic bodies stay where they are (a kinematic one
+    /// moves on at its velocity), since neither acts on them.
     pub fn set_bounds(&mut self, min: Vec2, max: Vec2) -> Result<(), PhysicsError> {
         self.edited();
         let size = max - min;

@@ -93,7 +93,10 @@ pub struct SceneBody {
     /// Density, friction, restitution (default: wood).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::wood"))]
     pub material: Material,
-    /// Centre, px; inside the world (beyond a switched-off wall, anywhere).
+    /// Centre, px; finite, each coordinate within ±2^40 px of the origin. Outside the
+    /// bounds too: a world holds such bodies (left outside by [`World::set_bounds`], a
+    /// kinematic body that moved out, one flown through a switched-off wall), and a file of
+    /// it loads them there ([`SceneFile::check_inside`] refuses them where that is wanted).
     pub position: Vec2,
     /// Velocity, px/s (default 0). Without a solver state a speed above the limit in force
     /// is clamped as [`World::add_body`] clamps it; with one it is kept (as the world held

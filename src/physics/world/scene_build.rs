@@ -1,6 +1,7 @@
 //! Loading a scene (R-SCN-1): every value is checked before a new world is built from it,
-//! so a refused scene changes nothing and a world never holds a value `add_body` would
-//! refuse.
+//! so a refused scene changes nothing. Whatever [`SceneFile::capture`] writes loads: a body
+//! outside the bounds included, which a world holds after [`World::set_bounds`] or once a
+//! kinematic body moved out, while no value that breaks the step gets in.
 
 use super::forces::MAX_FORCE;
 use super::scene::{CachedContact, SceneBody, SceneError, SceneFile, SolverState};
@@ -58,9 +59,15 @@ impl SceneFile {
 
     /// Builds the world the scene describes, after checking every value: the version, the
     /// bounds and config as [`World::new`] and [`World::set_bounds`] check them, each body
-    /// as [`World::add_body`] checks it (and its force, sleep and hold), and the solver
-    /// state against the bodies. The first problem found is returned, naming where it is,
-    /// the field and its allowed range.
+    /// as [`World::add_body`] checks it (and its force, sleep and hold) but for where it
+    /// lies, and the solver state against the bodies. The first problem found is returned,
+    /// naming where it is, the field and its allowed range.
+    ///
+    /// A body's centre may lie anywhere within ±2^40 px of the origin, outside the bounds
+    /// too: a world holds such bodies (a static body left outside by
+    /// [`World::set_bounds`], a kinematic one that moved out, a dynamic one before the walls
+    /// push it back in, one flown far through a switched-off wall), and a file of it must
+    /// load. [`check_inside`](Self::check_inside) refuses them where that is wanted.
     ///
     /// With a solver state the world steps bit for bit as the one
     /// [`capture`](Self::capture) took it from; without, it starts fresh.
@@ -82,8 +89,7 @@ impl SceneFile {
         world.wall_enabled = [walls.left, walls.right, walls.top, walls.floor];
         world.gravity_enabled = self.gravity_enabled;
         for (i, body) in self.bodies.iter().enumerate() {
-            world
-                .check_scene_body(body)
+            check_scene_body(body)
                 .map_err(|error| SceneError::Invalid { at: format!("bodies[{i}]"), error })?;
         }
         if let Some(state) = &self.solver_state {
@@ -95,66 +101,99 @@ impl SceneFile {
         }
         Ok(world)
     }
+
+    /// Refuses a body whose centre lies where [`World::add_body`] would not place it in the
+    /// scene's world: outside the bounds, or beyond a switched-off wall farther than
+    /// [`MAX_COORDINATE`] from the origin. The error names the body (`bodies[i]`), its
+    /// position and the world's range.
+    ///
+    /// [`to_world`](Self::to_world) loads such a body, since a world may hold one; this is for
+    /// a caller that moves a file into walls of its own and wants refused what no longer fits
+    /// (the sandbox fits each file into its window).
+    pub fn check_inside(&self) -> Result<(), SceneError> {
+        let mut world = World::new(Vec2::splat(1.0e3), PhysicsConfig::default())
+            .map_err(|e| located("config", e))?;
+        world.set_bounds(self.bounds.min, self.bounds.max).map_err(|e| located("bounds", e))?;
+        let walls = self.walls;
+        world.wall_enabled = [walls.left, walls.right, walls.top, walls.floor];
+        match self.bodies.iter().position(|body| !world.contains_point(body.position)) {
+            Some(i) => Err(refuse(
+                format!("bodies[{i}]"),
+                "position",
+                self.bodies[i].position,
+                world.placement_range(),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// How far from the origin a scene body's centre may lie, px, on each axis: 2^40, about
+/// 1.1·10¹². Bodies are placed within [`MAX_COORDINATE`] (10⁹ px), but one flying through a
+/// switched-off wall goes on. No step takes it past 2^40: the most a body moves in a step,
+/// `SPEED_CEILING` × 1/30 s ≈ 33,333 px, is less than half the spacing of `f32`s there
+/// (2^17 px), so `x + v·dt` rounds back to `x`. Every position a world reaches loads, and
+/// the step's sums of two coordinates stay far from overflowing.
+const MAX_SCENE_COORDINATE: f32 = (1u64 << 40) as f32;
+
+/// Every problem of one scene body, as `add_body` and the force, sleep and drag calls would
+/// find them, but for its position: anywhere within [`MAX_SCENE_COORDINATE`] of the origin.
+fn check_scene_body(body: &SceneBody) -> Result<(), ConfigError> {
+    let mut problems = Vec::new();
+    body.desc().check(&mut problems);
+    if body.position.is_finite() && body.position.abs().max_element() > MAX_SCENE_COORDINATE {
+        problems.push(FieldError {
+            field: "position",
+            value: format!("{}", body.position),
+            allowed: "finite, each coordinate within ±2^40 px (1099511627776) of the origin".into(),
+        });
+    }
+    let mut problem = |field, value: String, allowed: &str| {
+        problems.push(FieldError { field, value, allowed: allowed.into() });
+    };
+    let within = |x: f32| x.is_finite() && x.abs() <= MAX_FORCE;
+    let dynamic = body.kind == BodyKind::Dynamic;
+    if !(within(body.force.x) && within(body.force.y)) {
+        problem("force", body.force.to_string(), "finite, each component within ±1e30");
+    } else if !dynamic && body.force != Vec2::ZERO {
+        problem("force", body.force.to_string(), "zero for a static or kinematic body");
+    }
+    if !within(body.torque) {
+        problem("torque", body.torque.to_string(), "finite, within ±1e30");
+    } else if !dynamic && body.torque != 0.0 {
+        problem("torque", body.torque.to_string(), "zero for a static or kinematic body");
+    }
+    if !(body.rest_time.is_finite() && body.rest_time >= 0.0) {
+        problem("rest_time", body.rest_time.to_string(), "finite, at least 0 s");
+    }
+    if let Some(anchor) = body.rest_anchor
+        && !anchor.is_finite()
+    {
+        problem("rest_anchor", anchor.to_string(), "finite numbers");
+    }
+    if !body.rest_angle.is_finite() {
+        problem("rest_angle", body.rest_angle.to_string(), "finite");
+    }
+    if let Some(id) = body.sleep_island {
+        if id == NO_ISLAND {
+            problem("sleep_island", id.to_string(), "0 ..= 4294967294");
+        } else if !dynamic {
+            problem("sleep_island", id.to_string(), "None for a static or kinematic body");
+        } else if body.drag_target.is_some() {
+            problem("sleep_island", id.to_string(), "None for a held body (drag_target set)");
+        }
+    }
+    if let Some(target) = body.drag_target {
+        if !target.is_finite() {
+            problem("drag_target", target.to_string(), "finite numbers");
+        } else if !dynamic {
+            problem("drag_target", target.to_string(), "None for a static or kinematic body");
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(ConfigError { problems }) }
 }
 
 impl World {
-    /// Every problem of one scene body, as `add_body` and the force, sleep and drag calls
-    /// would find them in this world.
-    fn check_scene_body(&self, body: &SceneBody) -> Result<(), ConfigError> {
-        let mut problems = Vec::new();
-        body.desc().check(&mut problems);
-        if problems.is_empty() && !self.contains_point(body.position) {
-            problems.push(FieldError {
-                field: "position",
-                value: format!("{}", body.position),
-                allowed: self.placement_range(),
-            });
-        }
-        let mut problem = |field, value: String, allowed: &str| {
-            problems.push(FieldError { field, value, allowed: allowed.into() });
-        };
-        let within = |x: f32| x.is_finite() && x.abs() <= MAX_FORCE;
-        let dynamic = body.kind == BodyKind::Dynamic;
-        if !(within(body.force.x) && within(body.force.y)) {
-            problem("force", body.force.to_string(), "finite, each component within ±1e30");
-        } else if !dynamic && body.force != Vec2::ZERO {
-            problem("force", body.force.to_string(), "zero for a static or kinematic body");
-        }
-        if !within(body.torque) {
-            problem("torque", body.torque.to_string(), "finite, within ±1e30");
-        } else if !dynamic && body.torque != 0.0 {
-            problem("torque", body.torque.to_string(), "zero for a static or kinematic body");
-        }
-        if !(body.rest_time.is_finite() && body.rest_time >= 0.0) {
-            problem("rest_time", body.rest_time.to_string(), "finite, at least 0 s");
-        }
-        if let Some(anchor) = body.rest_anchor
-            && !anchor.is_finite()
-        {
-            problem("rest_anchor", anchor.to_string(), "finite numbers");
-        }
-        if !body.rest_angle.is_finite() {
-            problem("rest_angle", body.rest_angle.to_string(), "finite");
-        }
-        if let Some(id) = body.sleep_island {
-            if id == NO_ISLAND {
-                problem("sleep_island", id.to_string(), "0 ..= 4294967294");
-            } else if !dynamic {
-                problem("sleep_island", id.to_string(), "None for a static or kinematic body");
-            } else if body.drag_target.is_some() {
-                problem("sleep_island", id.to_string(), "None for a held body (drag_target set)");
-            }
-        }
-        if let Some(target) = body.drag_target {
-            if !target.is_finite() {
-                problem("drag_target", target.to_string(), "finite numbers");
-            } else if !dynamic {
-                problem("drag_target", target.to_string(), "None for a static or kinematic body");
-            }
-        }
-        if problems.is_empty() { Ok(()) } else { Err(ConfigError { problems }) }
-    }
-
     /// Puts the checked bodies into the world: in the slots and under the handles of the
     /// solver state, or in order under fresh handles.
     fn place_bodies(&mut self, bodies: &[SceneBody], state: Option<&SolverState>) {
@@ -425,4 +464,49 @@ fn check_pending_end(here: &str, event: &CollisionEvent, ids: usize) -> Result<(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::physics::WallId;
+
+    /// R-SCN-1: a body flown through a switched-off wall at the speed ceiling and the longest
+    /// step stops gaining at ±2^40 px (`MAX_SCENE_COORDINATE`), and a file of the world there
+    /// loads and steps bit for bit. Not vacuous: past 2^40 a file is refused, and at 10⁹ px
+    /// (`MAX_COORDINATE`, where `add_body` places bodies) the flight is not over.
+    #[test]
+    fn a_body_flown_as_far_as_a_step_takes_it_saves_a_file_that_loads_r_scn_1() {
+        let config = PhysicsConfig { speed_limit: false, ..PhysicsConfig::default() };
+        let mut world = World::new(Vec2::new(800.0, 600.0), config).expect("valid");
+        world.set_gravity_enabled(false);
+        world.set_wall_enabled(WallId::Left, false);
+        world.set_wall_enabled(WallId::Right, false);
+        let start = MAX_SCENE_COORDINATE - 100_000.0;
+        for (x, vx) in [(start, 2.0e6), (-start, -2.0e6)] {
+            let handle = world.add_body(BodyDesc::circle(20.0, Vec2::new(400.0, 300.0)));
+            let handle = handle.expect("inside");
+            world.set_velocity(handle, Vec2::new(vx, 0.0)).expect("clamped to the ceiling");
+            let index = world.slot_of(handle).expect("just added");
+            if let Some(body) = world.slots[index].body.as_mut() {
+                (body.position, body.previous_position) = (Vec2::new(x, 300.0), Vec2::ZERO);
+            }
+        }
+        for _ in 0..10 {
+            world.step(1.0 / 30.0).expect("a valid step");
+        }
+        let far: Vec<Vec2> = world.bodies().map(|(_, b)| b.position()).collect();
+        let edge = Vec2::new(MAX_SCENE_COORDINATE, 300.0);
+        assert_eq!(far, [edge, edge * Vec2::new(-1.0, 1.0)], "stopped at ±2^40");
+        let mut loaded = SceneFile::capture(&world).to_world().unwrap_or_else(|e| panic!("{e}"));
+        for _ in 0..10 {
+            assert_eq!(loaded.state_hash(), world.state_hash());
+            world.step(1.0 / 30.0).expect("a valid step");
+            loaded.step(1.0 / 30.0).expect("a valid step");
+        }
+        let mut beyond = SceneFile::capture(&world);
+        beyond.bodies[0].position.x = MAX_SCENE_COORDINATE * (1.0 + f32::EPSILON);
+        let refused = beyond.to_world().expect_err("beyond 2^40").to_string();
+        assert!(refused.contains("bodies[0]") && refused.contains("2^40"), "{refused}");
+    }
 }
