@@ -127,6 +127,52 @@ fn a_session_saved_as_scene_and_log_files_replays_bit_for_bit_r_scn_2() {
     assert_eq!(world.state_hash(), end.state_hash());
 }
 
+/// A recording whose last action is an input (after its last step) replays exactly, with
+/// 10 steps (the end is no check interval) and with 60 (it is one), and the replay checks
+/// the end after those inputs: a log with the last input changed is caught at its end step.
+/// Not vacuous: `finish` noted the hash after those inputs among the checks, which a replay
+/// compares before them, and such a recording failed with `Diverged` at its last step.
+#[test]
+fn a_recording_that_ends_with_an_input_replays_and_checks_the_state_after_it_r_scn_2() {
+    for steps in [10, 60] {
+        let mut world = World::new(Vec2::new(800.0, 600.0), PhysicsConfig::default()).expect("ok");
+        let ball = world.add_body(BodyDesc::circle(20.0, Vec2::new(400.0, 300.0))).expect("in");
+        let mut recorder = Recorder::new(world);
+        let start = recorder.start_world();
+        for _ in 0..steps {
+            recorder.step().expect("a valid step");
+        }
+        let velocity = Vec2::new(100.0, 0.0);
+        recorder.apply(Input::SetVelocity { body: ball, velocity }).expect("accepted");
+        let (end, log) = recorder.finish();
+        assert_eq!(log.end_hash, Some(end.state_hash()), "{steps} steps: the end noted");
+        let mut replayed = start.clone();
+        log.replay(&mut replayed, |_| {}).unwrap_or_else(|e| panic!("{steps} steps: {e}"));
+        assert_eq!(replayed.state_hash(), end.state_hash(), "{steps} steps: the end");
+        let mut tampered = log.clone();
+        if let Some(LoggedInput { input: Input::SetVelocity { velocity, .. }, .. }) =
+            tampered.inputs.last_mut()
+        {
+            velocity.x += 1.0;
+        }
+        match tampered.replay(&mut start.clone(), |_| {}) {
+            Err(ReplayError::Diverged { step, .. }) => assert_eq!(step, steps, "at its end"),
+            other => panic!("{steps} steps: expected a divergence at the end, got {other:?}"),
+        }
+        // A log written before the end hash was kept has none, and still replays.
+        let older = InputLog { end_hash: None, ..log.clone() };
+        older.replay(&mut start.clone(), |_| {}).unwrap_or_else(|e| panic!("{steps}: {e}"));
+        #[cfg(feature = "serde")]
+        {
+            let read = InputLog::from_ron(&log.to_ron());
+            assert_eq!(read.as_ref().map(|l| l.end_hash), Ok(log.end_hash), "read back");
+            let text = older.to_ron();
+            assert!(!text.contains("end_hash"), "left out of the file:\n{text}");
+            assert_eq!(InputLog::from_ron(&text).as_ref(), Ok(&older));
+        }
+    }
+}
+
 /// A log changed by one drag target no longer matches its recorded hashes: the replay
 /// says where it went astray.
 #[test]

@@ -4,9 +4,10 @@
 //! ends in the same state, bit for bit. So a session is its start (a [`SceneFile`] with
 //! its solver state) and its inputs: every call that changed the world, as an [`Input`],
 //! with the step count at which it was made. Pausing is simply taking no steps. A
-//! [`Recorder`] owns the world, applies each input and notes it, and every
-//! [`InputLog::CHECK_INTERVAL`] steps notes the state hash; [`InputLog::replay`] applies
-//! the inputs to the start again and verifies those hashes on the way.
+//! [`Recorder`] owns the world, applies each input and notes it, every
+//! [`InputLog::CHECK_INTERVAL`] steps notes the state hash, and at the end the hash of the
+//! end state; [`InputLog::replay`] applies the inputs to the start again and verifies those
+//! hashes on the way.
 //!
 //! A drag is its calls: grab, each new drag target, release with its throw velocity. The
 //! pointer samples that made the throw velocity ([`VelocityTracker`](super::VelocityTracker))
@@ -169,9 +170,16 @@ pub struct InputLog {
     pub end_step: u64,
     /// The inputs in the order they were made.
     pub inputs: Vec<LoggedInput>,
-    /// `(step, state hash)` after every [`InputLog::CHECK_INTERVAL`]-th step and at the
-    /// end of a finished recording, before that step's inputs.
+    /// `(step, state hash)` after every [`InputLog::CHECK_INTERVAL`]-th step and after the
+    /// last step of a finished recording, each before that step's inputs. The last step's
+    /// is noted only when no input followed it: by the end of the recording the state before
+    /// those inputs is gone, and [`end_hash`](Self::end_hash) checks the state after them.
     pub checks: Vec<(u64, u64)>,
+    /// The state hash at the end of a finished recording, after the inputs made after its
+    /// last step; [`replay`](Self::replay) checks it once it has made them. `None` while
+    /// recording, and in a log written before it was kept (left out of the file then).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub end_hash: Option<u64>,
 }
 
 /// Why a replay or a rewind failed.
@@ -271,7 +279,26 @@ impl InputLog {
             end_step: step,
             inputs: Vec::new(),
             checks: Vec::new(),
+            end_hash: None,
         }
+    }
+
+    /// Ends the recording of `world`, which is at the end of the log now: notes the hash of
+    /// the last step among the checks unless inputs came after it, and the hash of the end,
+    /// after them, as [`end_hash`](Self::end_hash). One state hash, so it costs a pass over
+    /// the bodies; hashing every step instead, to keep the state before such inputs, would
+    /// cost that pass at every step of the recording.
+    pub(crate) fn note_end(&mut self, world: &World) {
+        let end = self.end_step;
+        let hash = world.state_hash();
+        let inputs_after = self.inputs.last().is_some_and(|i| i.step == end);
+        if end > self.start_step
+            && !inputs_after
+            && self.checks.last().is_none_or(|&(s, _)| s != end)
+        {
+            self.checks.push((end, hash));
+        }
+        self.end_hash = Some(hash);
     }
 
     /// Checks what a replay relies on, naming the first field that breaks it:
@@ -318,7 +345,8 @@ impl InputLog {
     /// Replays the log on `world`, which must be the session's start (for instance loaded
     /// from the scene file saved with the log): applies each input at its step and steps at
     /// the config's time step up to `end_step`, calling `after_step` after every step, and
-    /// checks the recorded hashes and added handles on the way. A malformed log (see
+    /// checks the recorded hashes and added handles on the way; then makes the inputs of
+    /// `end_step` and checks [`end_hash`](Self::end_hash). A malformed log (see
     /// [`validate`](Self::validate)) is refused before the first step.
     pub fn replay(
         &self,
@@ -335,7 +363,13 @@ impl InputLog {
         advance(world, &self.inputs, &self.checks, self.end_step, &mut after_step)?;
         // Inputs made after the last step belong to the session too.
         let mut tail = self.inputs.iter().filter(|i| i.step == self.end_step);
-        tail.try_for_each(|logged| apply_logged(world, logged))
+        tail.try_for_each(|logged| apply_logged(world, logged))?;
+        match self.end_hash.map(|expected| (expected, world.state_hash())) {
+            Some((expected, found)) if found != expected => {
+                Err(ReplayError::Diverged { step: self.end_step, expected, found })
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -508,12 +542,10 @@ impl Recorder {
         Ok(())
     }
 
-    /// Ends the recording: the world, and the log with the state hash of its end.
+    /// Ends the recording: the world, and the log with the state hash of its end
+    /// ([`InputLog::end_hash`], and among the checks unless inputs followed the last step).
     pub fn finish(mut self) -> (World, InputLog) {
-        let end = self.log.end_step;
-        if self.log.checks.last().is_none_or(|&(s, _)| s != end) && end > self.log.start_step {
-            self.log.checks.push((end, self.world.state_hash()));
-        }
+        self.log.note_end(&self.world);
         (self.world, self.log)
     }
 }

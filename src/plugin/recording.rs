@@ -12,7 +12,8 @@
 //! Playing back ([`PlayPhysicsRecording`]) loads the start as a scene load does, then, before
 //! each step, makes the calls the log holds for it, spawning and despawning the entities of
 //! the bodies they add and remove, and after each step compares the state hash the log
-//! holds for it (every [`InputLog::CHECK_INTERVAL`] steps and at the end). A divergence or a
+//! holds for it (every [`InputLog::CHECK_INTERVAL`] steps and at the end), and after the
+//! last step's calls its [`end_hash`](InputLog::end_hash). A divergence or a
 //! refused call ends the playback with a [`PhysicsWarning`](super::PhysicsWarning); so does
 //! a change from anywhere else (a drag, a component write, a config edit), which takes the
 //! session over from that step on. At the log's end the app simply goes on.
@@ -195,16 +196,13 @@ impl PhysicsWorld {
         self.session.ended = None;
     }
 
-    /// Ends the recording and returns it, with the state hash of its last step; or the
-    /// recording a load ended, if any. `None` if nothing was recorded.
+    /// Ends the recording and returns it, with the state hash of its end (see
+    /// [`InputLog::end_hash`]); or the recording a load ended, if any. `None` if nothing was
+    /// recorded.
     pub fn stop_recording(&mut self) -> Option<SessionRecording> {
         match std::mem::take(&mut self.session.mode) {
             Mode::Recording { mut recording, .. } => {
-                let log = &mut recording.log;
-                let end = log.end_step;
-                if end > log.start_step && log.checks.last().is_none_or(|&(s, _)| s != end) {
-                    log.checks.push((end, self.world().state_hash()));
-                }
+                recording.log.note_end(self.world());
                 Some(*recording)
             }
             other => {
@@ -341,7 +339,17 @@ pub(crate) fn play_back_inputs(world: &mut World) {
     }
     if finished {
         let mut physics = world.resource_mut::<PhysicsWorld>();
+        // The end state, after the inputs of the last step, as the recording ended.
+        let found = physics.world().state_hash();
+        let expected = match &physics.session.mode {
+            Mode::Playing(playback) => playback.log.end_hash,
+            _ => None,
+        };
         physics.session.mode = Mode::Idle;
+        if let Some(expected) = expected.filter(|&expected| expected != found) {
+            let error = ReplayError::Diverged { step: now, expected, found };
+            return world.warn_and_send(None, format!("playback ended: {error}"));
+        }
         info!("playback finished at step {now}: every recorded state hash matched");
     }
 }
