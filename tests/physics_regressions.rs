@@ -5,7 +5,7 @@
 mod invariants;
 
 use bevy_sandbox_physics::physics::{
-    BodyDesc, Material, PhysicsConfig, PhysicsError, World, collide, scenes,
+    BodyDesc, Material, PhysicsConfig, PhysicsError, WallId, World, collide, scenes,
 };
 use glam::Vec2;
 use invariants::*;
@@ -318,4 +318,51 @@ fn a_simultaneous_impact_of_three_bodies_bounces_without_gaining_energy_r_res_1(
             .expect("body");
     }
     assert_energy_never_grows(&kinetic_energies(&mut world, 10));
+}
+
+/// Found by the scene-file fuzzer: a drag target is clamped so the whole body fits in the
+/// world (R-DRAG-1) when it is set, but not when the world shrank under it. A circle held at
+/// (770, 300) in an 800 px world kept that target after `set_bounds` to 400 px, and one held
+/// beyond a switched-off right wall kept its target 1,000 px out after the wall came back:
+/// both were dragged into the wall. `grab` took the body's position as it was, outside the
+/// world after `set_bounds`, or half a pixel into the floor for a body resting on it. Before
+/// the fix each target below stayed where it was.
+#[test]
+fn every_drag_target_fits_the_world_after_bounds_shrink_a_wall_returns_or_a_grab_r_drag_1() {
+    let size = Vec2::new(800.0, 600.0);
+    let target = |world: &World, handle| world.body(handle).and_then(|b| b.drag_target());
+    let mut shrunk = World::new(size, PhysicsConfig::default()).expect("world");
+    let held = shrunk.add_body(BodyDesc::circle(20.0, Vec2::new(700.0, 300.0))).expect("body");
+    let outside = shrunk.add_body(BodyDesc::circle(20.0, Vec2::new(600.0, 200.0))).expect("body");
+    shrunk.grab(held).expect("dynamic");
+    shrunk.set_drag_target(held, Vec2::new(770.0, 300.0)).expect("held");
+    shrunk.set_bounds(Vec2::ZERO, Vec2::new(400.0, 600.0)).expect("bounds");
+    assert_eq!(target(&shrunk, held), Some(Vec2::new(380.0, 300.0)), "after set_bounds");
+    shrunk.grab(outside).expect("dynamic");
+    assert_eq!(target(&shrunk, outside), Some(Vec2::new(380.0, 200.0)), "grabbed outside");
+
+    let mut open = World::new(size, PhysicsConfig::default()).expect("world");
+    let held = open.add_body(BodyDesc::circle(20.0, Vec2::new(700.0, 300.0))).expect("body");
+    open.set_wall_enabled(WallId::Right, false);
+    open.grab(held).expect("dynamic");
+    open.set_drag_target(held, Vec2::new(1800.0, 300.0)).expect("held");
+    assert_eq!(target(&open, held), Some(Vec2::new(1800.0, 300.0)), "beyond the open wall");
+    open.set_wall_enabled(WallId::Right, true);
+    assert_eq!(target(&open, held), Some(Vec2::new(780.0, 300.0)), "the wall came back");
+
+    // A heavy ball under a pile rests a little into the floor; grabbed, it is not held there.
+    let mut pile = World::new(size, PhysicsConfig::default()).expect("world");
+    let heavy = Material { density: 10.0, ..Material::WOOD };
+    let mut balls = Vec::new();
+    for i in 0..14 {
+        let at = Vec2::new(760.0 + (i % 2) as f32 * 10.0, 580.0 - 40.0 * i as f32);
+        balls.push(pile.add_body(BodyDesc::circle(20.0, at).with_material(heavy)).expect("in"));
+    }
+    for _ in 0..200 {
+        pile.step(PhysicsConfig::default().time_step).expect("step");
+    }
+    let bottom = pile.body(balls[0]).map(|b| b.position()).expect("body");
+    assert!(bottom.y > 580.0, "the bottom ball rests into the floor: {bottom}");
+    pile.grab(balls[0]).expect("dynamic");
+    assert_eq!(target(&pile, balls[0]), Some(Vec2::new(bottom.x, 580.0)), "grabbed at rest");
 }

@@ -250,6 +250,45 @@ fn a_world_with_bodies_outside_its_bounds_saves_a_file_that_loads_and_resumes_bi
     assert!(position(ball).x <= 400.0 - 20.0 + 1.0, "the ball is back in: {}", position(ball));
 }
 
+/// R-SCN-1 with R-DRAG-1: loading clamps each drag target so its body fits in the world, as
+/// `set_drag_target` does; a world whose targets are all so held resumes bit for bit. Not
+/// vacuous: a target left outside by `set_bounds` or a wall switched back on, and `grab`'s
+/// target at a position outside the world or half a pixel into the floor, were clamped only
+/// on loading, and the loaded world diverged at its first step.
+#[test]
+fn held_bodies_resume_bit_for_bit_after_the_world_shrank_or_a_grab_at_the_floor_r_scn_1() {
+    let size = Vec2::new(800.0, 600.0);
+    let mut shrunk = World::new(size, PhysicsConfig::default()).expect("valid");
+    let held = shrunk.add_body(BodyDesc::circle(20.0, Vec2::new(700.0, 300.0))).expect("in");
+    let late = shrunk.add_body(BodyDesc::circle(20.0, Vec2::new(600.0, 200.0))).expect("in");
+    shrunk.grab(held).expect("dynamic");
+    shrunk.set_drag_target(held, Vec2::new(770.0, 300.0)).expect("held");
+    shrunk.set_bounds(Vec2::ZERO, Vec2::new(400.0, 600.0)).expect("valid bounds");
+    shrunk.grab(late).expect("dynamic");
+    let mut walled = World::new(size, PhysicsConfig::default()).expect("valid");
+    let held = walled.add_body(BodyDesc::circle(20.0, Vec2::new(700.0, 300.0))).expect("in");
+    walled.set_wall_enabled(WallId::Right, false);
+    walled.grab(held).expect("dynamic");
+    walled.set_drag_target(held, Vec2::new(1800.0, 300.0)).expect("held");
+    walled.set_wall_enabled(WallId::Right, true);
+    let mut floor = World::new(size, PhysicsConfig::default()).expect("valid");
+    let heavy = Material { density: 10.0, ..Material::WOOD };
+    let mut bottom = None;
+    for i in 0..14 {
+        let at = Vec2::new(760.0 + (i % 2) as f32 * 10.0, 580.0 - 40.0 * i as f32);
+        let ball = floor.add_body(BodyDesc::circle(20.0, at).with_material(heavy)).expect("in");
+        bottom = bottom.or(Some(ball));
+    }
+    for _ in 0..200 {
+        floor.step(DT).expect("a valid step");
+    }
+    floor.grab(bottom.expect("a ball")).expect("dynamic");
+    for (what, mut original) in [("shrunk", shrunk), ("walled", walled), ("floor", floor)] {
+        let mut loaded = through_a_file(&original);
+        assert_steps_alike(what, &mut original, &mut loaded, 120);
+    }
+}
+
 /// Bodies set into others (D16 of docs/physics.md) keep that in the file: their contacts
 /// leave along the line of centres and get more projection passes until they are free.
 #[test]

@@ -4,14 +4,19 @@ use super::*;
 
 impl World {
     /// Grabs a dynamic body: it is held, feels no gravity, never bounces and never sleeps;
-    /// its island wakes (R-DRAG-2). Its drag target starts at its position.
+    /// its island wakes (R-DRAG-2). Its drag target starts at its position, clamped as every
+    /// target is so the whole body fits in the world (R-DRAG-1): a body resting a little
+    /// into the floor, or left outside by [`set_bounds`](Self::set_bounds), is not held
+    /// there.
     pub fn grab(&mut self, handle: BodyHandle) -> Result<(), PhysicsError> {
         self.edited();
         let index = self.dynamic_slot_of(handle)?;
         self.wake_slot(index);
+        let position = self.slots[index].body.as_ref().map_or(Vec2::ZERO, |b| b.position);
+        let target = self.clamp_inside(index, position);
         if let Some(body) = self.slots[index].body.as_mut() {
             body.held = true;
-            body.anchor = body.position;
+            body.anchor = target;
             body.rest_time = 0.0;
         }
         Ok(())
@@ -76,6 +81,21 @@ impl World {
             body.velocity = crate::physics::math::clamp_length(throw_velocity, max_speed);
         }
         Ok(())
+    }
+
+    /// Clamps every held body's target again (R-DRAG-1), after the world it must fit in
+    /// shrank: the bounds moved, or a wall came back. A target left outside would drag its
+    /// body into the wall, and a scene file of the world, which clamps targets on loading,
+    /// would not resume it bit for bit. A target inside stays as it is, to the bit.
+    pub(super) fn clamp_drag_targets(&mut self) {
+        for index in 0..self.slots.len() {
+            let held = self.slots[index].body.as_ref().filter(|b| b.held);
+            let Some(target) = held.map(|b| b.anchor) else { continue };
+            let clamped = self.clamp_inside(index, target);
+            if let Some(body) = self.slots[index].body.as_mut() {
+                body.anchor = clamped;
+            }
+        }
     }
 
     /// `target` moved so the body of slot `index` fits in the world (centred if it cannot).

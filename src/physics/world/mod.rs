@@ -493,7 +493,8 @@ impl World {
     }
 
     /// Moves the walls to the rectangle `min ..= max` and wakes every body. Each side must
-    /// be at least `2·MIN_BODY_SIZE` long. Dynamic bodies left outside are pushed back in
+    /// be at least `2·MIN_BODY_SIZE` long. Held bodies' drag targets are clamped into the
+    /// new bounds (R-DRAG-1). Dynamic bodies left outside are pushed back in
     /// over the next steps by the walls' contacts and, past `max_wall_penetration`, the
     /// emergency brake; static and kinematic bodies stay where they are (a kinematic one
     /// moves on at its velocity), since neither acts on them.
@@ -529,6 +530,7 @@ impl World {
             Wall { normal: Vec2::Y, offset: min.y },
             Wall { normal: -Vec2::Y, offset: -max.y },
         ];
+        self.clamp_drag_targets();
         self.wake_all();
         Ok(())
     }

@@ -20,12 +20,14 @@ impl World {
     /// Switches one wall on or off (R-GAME-7) and wakes every body, so that a pile resting
     /// on a floor that went away falls. A switched-off wall has no contacts and no
     /// brake; bodies may be added, teleported and dragged beyond its line. Switched on
-    /// again, it pushes the bodies behind it back in like any wall (with contacts and, past
-    /// `max_wall_penetration`, the brake).
+    /// again, it pushes the dynamic bodies behind it back in like any wall (with contacts
+    /// and, past `max_wall_penetration`, the brake), and the drag targets beyond it are
+    /// clamped back inside (R-DRAG-1).
     pub fn set_wall_enabled(&mut self, wall: WallId, enabled: bool) {
         self.edited();
         if self.wall_enabled[wall.index()] != enabled {
             self.wall_enabled[wall.index()] = enabled;
+            self.clamp_drag_targets();
             self.wake_all();
         }
     }
