@@ -11,8 +11,6 @@
 //! `DEEP=1` adds the contacts deeper than 1 px and `FASTEST=1` the fastest body's material
 //! and height. `ITERS=n` runs with `n` velocity passes instead of the default 8.
 
-use std::collections::HashSet;
-
 use bevy_sandbox_physics::physics::{PhysicsConfig, Shape, World, scenes};
 
 fn main() {
@@ -34,19 +32,13 @@ fn main() {
     let wanted = |name: &str| filters.is_empty() || filters.iter().any(|f| name.starts_with(f));
     for scene in all.iter().filter(|s| wanted(&s.name)) {
         let mut world = scene.build(config.clone()).expect("scene");
-        let mut arrived = HashSet::new();
+        let mut arrivals = scenes::Arrivals::default();
         let (mut last_arrival, mut asleep) = (None, None);
         let start = std::time::Instant::now();
         for step in 1..=limit {
             world.step(dt).expect("step");
-            if last_arrival.is_none() {
-                for c in world.contacts() {
-                    arrived.insert(c.b);
-                    arrived.extend(c.a);
-                }
-                if arrived.len() == scene.bodies.len() {
-                    last_arrival = Some(step);
-                }
+            if last_arrival.is_none() && arrivals.note(&world, scene.bodies.len()) {
+                last_arrival = Some(step);
             }
             if diag && step % 60 == 0 {
                 print_diagnosis(&world, step as f32 * dt, dt);

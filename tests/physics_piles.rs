@@ -12,8 +12,6 @@
 
 mod common;
 
-use std::collections::HashSet;
-
 use bevy_sandbox_physics::physics::{PhysicsConfig, scenes};
 use common::{deepest_in_wall, deepest_pair};
 
@@ -38,19 +36,13 @@ fn run_until_asleep_after_arrival(scene: &scenes::Scene, allowed: f32) -> Asleep
     let config = PhysicsConfig::default();
     let dt = config.time_step;
     let mut w = scene.build(config).expect("scene builds");
-    let mut arrived: HashSet<u64> = HashSet::new();
+    let mut arrivals = scenes::Arrivals::default();
     let mut arrival_step = None;
     let limit = (20.0 / dt) as usize;
     for step in 1..=limit {
         w.step(dt).expect("step");
-        if arrival_step.is_none() {
-            for c in w.contacts() {
-                arrived.insert(c.b.to_bits());
-                arrived.extend(c.a.map(|a| a.to_bits()));
-            }
-            if arrived.len() == scene.bodies.len() {
-                arrival_step = Some(step);
-            }
+        if arrival_step.is_none() && arrivals.note(&w, scene.bodies.len()) {
+            arrival_step = Some(step);
         }
         if w.stats().awake == 0 {
             let arrival = arrival_step.expect("every body touched something") as f32 * dt;

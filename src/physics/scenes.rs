@@ -283,6 +283,27 @@ pub fn piles() -> Vec<Scene> {
     ]
 }
 
+/// Watches a pile's bodies arrive: a body has arrived once it touched another body or a
+/// wall. R-REST-3 (issue 14) counts a pile's time to sleep from the step in which its last
+/// body arrived; the pile tests, `examples/sleep_times.rs` and the peers' sleep-time table
+/// all count it so.
+#[derive(Clone, Debug, Default)]
+pub struct Arrivals {
+    arrived: std::collections::HashSet<u64>,
+}
+
+impl Arrivals {
+    /// Notes every body in a contact of `world`'s last step; returns whether `count`
+    /// bodies have arrived by now.
+    pub fn note(&mut self, world: &World, count: usize) -> bool {
+        for c in world.contacts() {
+            self.arrived.insert(c.b.to_bits());
+            self.arrived.extend(c.a.map(|a| a.to_bits()));
+        }
+        self.arrived.len() >= count
+    }
+}
+
 /// The scenes of the scaling curve, one [`large`] scene per entry of [`SCALING_COUNTS`].
 pub fn scaling() -> Vec<Scene> {
     SCALING_COUNTS.iter().map(|&count| large(count, 5)).collect()

@@ -50,18 +50,11 @@ fn last_arrival(scene: &scenes::Scene) -> Option<usize> {
     let config = engines::config(true);
     let dt = config.time_step;
     let mut world = scene.build(config).expect("scene builds in our engine");
-    let mut arrived = std::collections::HashSet::new();
-    for step in 1..=LIMIT_STEPS {
+    let mut arrivals = scenes::Arrivals::default();
+    (1..=LIMIT_STEPS).find(|_| {
         world.step(dt).expect("step");
-        for c in world.contacts() {
-            arrived.insert(c.b.to_bits());
-            arrived.extend(c.a.map(|a| a.to_bits()));
-        }
-        if arrived.len() == scene.bodies.len() {
-            return Some(step);
-        }
-    }
-    None
+        arrivals.note(&world, scene.bodies.len())
+    })
 }
 
 /// The first step after which every body of `kind` sleeps, or `None` within the limit.
