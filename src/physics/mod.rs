@@ -15,7 +15,7 @@
 //! | 5 | sweep and prune, circle/circle, circle/rect, rect/rect, walls | `collision/`, `world/walls.rs` |
 //! | 6–9 | impulses, restitution, friction and rolling, rolling resistance | `solver/` |
 //! | 10 | position projection and the emergency brake | `solver/position.rs`, `world/walls.rs` |
-//! | 11 | islands and sleep | `world/sleep.rs` |
+//! | 11 | islands and sleep, the settling before it (D9) | `world/sleep.rs`, `world/settle.rs` |
 //! | 12 | tunnelling: the speed limit | [`PhysicsConfig::max_speed`], [`tunnelling_speed_limit`] |
 //! | 13 | drag and throw | `world/drag.rs`, [`VelocityTracker`] |
 //! | 14 | parameters | [`PhysicsConfig`] |

@@ -59,6 +59,7 @@ mod reorder;
 mod scene;
 mod scene_build;
 mod scratch;
+mod settle;
 mod settle_overlaps;
 mod sleep;
 mod snapshot;

@@ -1,5 +1,5 @@
 //! The neighbours a body may overlap after the settling of deviation D9 moved it
-//! (`settle_before_sleep` in `sleep.rs`): the settling knows only the step's contacts, so a
+//! (`settle_before_sleep` in `settle.rs`): the settling knows only the step's contacts, so a
 //! lifted body could meet a neighbour it did not touch at the step's start, and sleep would
 //! freeze that overlap.
 //!
