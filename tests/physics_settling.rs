@@ -174,3 +174,58 @@ fn a_settled_body_is_pushed_no_deeper_into_a_wall_than_sleep_allows_r_pos_3() {
     let depth = overlap(&w, left, right);
     assert!(depth <= slop + 0.5, "asleep with a {depth} px overlap");
 }
+
+/// The deepest overlap between neighbours of the column, px.
+fn deepest_in_column(w: &World, boxes: &[BodyHandle]) -> f32 {
+    boxes.windows(2).map(|pair| overlap(w, pair[0], pair[1])).fold(0.0, f32::max)
+}
+
+/// Steps `w` until every body sleeps; the steps taken, and the deepest overlap of the column
+/// over the last `time_to_sleep` before, at most `limit` steps.
+fn until_the_column_sleeps(w: &mut World, boxes: &[BodyHandle], limit: usize) -> (usize, f32) {
+    let window = (w.config().time_to_sleep / DT).round() as usize;
+    let mut deepest = Vec::new();
+    for step in 1..=limit {
+        let before: Vec<Vec2> = boxes.iter().map(|&h| pos(w, h)).collect();
+        deepest.push(deepest_in_column(w, boxes));
+        run(w, 1);
+        if boxes.iter().all(|&h| w.body(h).unwrap().is_sleeping()) {
+            // Asleep as it is: the settling moved nothing in the step it fell asleep.
+            for (&h, was) in boxes.iter().zip(before) {
+                let moved = (pos(w, h) - was).length();
+                assert!(moved < 1e-3, "moved {moved} px in the step it fell asleep");
+            }
+            let recent = &deepest[deepest.len().saturating_sub(window)..];
+            return (step, recent.iter().copied().fold(0.0, f32::max));
+        }
+    }
+    panic!("the column still awake after {limit} steps");
+}
+
+/// D17 (§11, against R-REST-2's letter): a column of boxes wedged from the floor to the
+/// ceiling, whose overlaps no motion can take out (19.68 px shared by 13 contacts), falls
+/// asleep as it is after its settling failed three times in a row (D9 tries when the rest
+/// reaches `time_to_sleep`, and after each failure the deep bodies rest again): at
+/// 3 · `time_to_sleep` after it came to rest (up to 4 steps later: the step it comes to
+/// rest in, and a rest time summed in `f32` steps may reach `time_to_sleep` a step after
+/// its 60th), with no overlap deeper than
+/// the step's passes held in the last `time_to_sleep`. Before, the settling failed every
+/// 0.5 s and the column stayed awake for good (still awake after 30 s, at 0.00 px/s). Woken,
+/// it counts its failures afresh: it sleeps again 3 · `time_to_sleep` later, not at the
+/// first failure.
+#[test]
+fn a_column_wedged_from_floor_to_ceiling_falls_asleep_as_it_is_r_rest_2() {
+    let (mut w, boxes) = wedged_column();
+    let three_rests = (3.0 * w.config().time_to_sleep / DT).round() as usize;
+    let (steps, deepest_before) = until_the_column_sleeps(&mut w, &boxes, 30 * 120);
+    let late = |steps: usize| steps < three_rests || steps > three_rests + 4;
+    assert!(!late(steps), "asleep after {steps} steps, not {three_rests}");
+    let deepest = deepest_in_column(&w, &boxes);
+    assert!(deepest <= deepest_before + 1e-4, "asleep {deepest} px deep, {deepest_before} before");
+    let slop = w.config().penetration_slop;
+    assert!(deepest > slop + 0.5, "not vacuous: the column is deeper than R-REST-2 allows");
+
+    w.wake_all();
+    let (again, _) = until_the_column_sleeps(&mut w, &boxes, 30 * 120);
+    assert!(!late(again), "asleep again after {again} steps, not {three_rests}");
+}

@@ -152,6 +152,12 @@ fn nan_and_out_of_range_values_are_refused_naming_field_and_range_r_scn_1() {
             "finite",
         ),
         (
+            text.replacen("position:", "settle_failures: 4, position:", 1),
+            "bodies[0]",
+            "settle_failures",
+            "0 ..= 3",
+        ),
+        (
             text.replacen("position:", "sleep_island: Some(4294967295), position:", 1),
             "bodies[0]",
             "sleep_island",

@@ -462,6 +462,18 @@ pub(crate) const DEEP: u8 = 8;
 /// in a contact deeper than any one step's motion makes, or pushed deep into a body that
 /// was, and its contacts are not yet within slop + 0.5 px.
 pub(crate) const EMBEDDED: u8 = 16;
+/// [`Body::flags`], two bits: how many settlings before sleep in a row failed for the body's
+/// island while the body stayed where it was, 0 to 3 (§11, deviation D17 of
+/// docs/physics.md). Read with [`settle_failures`].
+pub(crate) const SETTLE_FAILURES: u8 = 32 | 64;
+/// One failure in [`SETTLE_FAILURES`]: its lower bit.
+pub(crate) const SETTLE_FAILURE: u8 = 32;
+
+/// The count of failed settlings that `flags` hold (see [`SETTLE_FAILURES`]).
+pub(crate) fn settle_failures(flags: u8) -> u8 {
+    (flags & SETTLE_FAILURES) / SETTLE_FAILURE
+}
+
 /// The flags that concern contacts: [`SENSOR`] and [`REPORTS`].
 pub(crate) const CONTACT_FLAGS: u8 = SENSOR | REPORTS;
 
@@ -503,7 +515,8 @@ pub struct Body {
     /// never rests, so the two uses never meet; one field keeps `Body` 8 bytes smaller.
     pub(crate) anchor: Vec2,
     pub(crate) layers: CollisionLayers,
-    /// [`SENSOR`], [`REPORTS`] and [`FORCED`]: one byte, which fits in the padding after
+    /// [`SENSOR`], [`REPORTS`], [`FORCED`], [`DEEP`], [`EMBEDDED`] and the count of
+    /// [`SETTLE_FAILURES`]: one byte, which fits in the padding after
     /// the three one-byte fields (`kind`, `sleeping`, `held`); three `bool`s would grow
     /// every body by 4 bytes.
     pub(crate) flags: u8,

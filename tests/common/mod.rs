@@ -132,3 +132,18 @@ pub fn exported(source: &str) -> Vec<String> {
     }
     names
 }
+
+/// Twelve boxes of 50 × 51.64 px stacked from the floor to the ceiling of a 600 px world:
+/// together 19.68 px taller than the room they have, so their 13 contacts (11 between boxes,
+/// the floor and the ceiling) overlap by 19.68 px in all however they move, and boxes do not
+/// turn. Returns the world and the boxes, bottom first.
+pub fn wedged_column() -> (World, Vec<BodyHandle>) {
+    let mut w = world();
+    let boxes = (0..12)
+        .map(|i| {
+            let y = 600.0 - (i as f32 + 0.5) * 50.0;
+            add(&mut w, BodyDesc::rect(Vec2::new(50.0, 51.64), Vec2::new(400.0, y)))
+        })
+        .collect();
+    (w, boxes)
+}

@@ -74,7 +74,7 @@ pub(super) fn split_bodies(text: &str) -> Option<(String, Vec<SceneBody>)> {
 }
 
 /// The fields of [`SceneBody`] in the order they are written.
-const FIELDS: [&str; 20] = [
+const FIELDS: [&str; 21] = [
     "shape",
     "kind",
     "material",
@@ -94,6 +94,7 @@ const FIELDS: [&str; 20] = [
     "rest_angle",
     "deep_contact",
     "embedded",
+    "settle_failures",
     "drag_target",
 ];
 
@@ -162,6 +163,7 @@ fn read_body(inner: &str) -> Option<SceneBody> {
             "rest_angle" => body.rest_angle = at.number()?,
             "deep_contact" => body.deep_contact = at.boolean()?,
             "embedded" => body.embedded = at.boolean()?,
+            "settle_failures" => body.settle_failures = u8::try_from(at.integer()?).ok()?,
             "drag_target" => body.drag_target = Some(at.some_vec2()?),
             _ => return None,
         }
@@ -357,6 +359,7 @@ mod tests {
         maybe(bits, &mut |b| body.rest_angle = b.float());
         maybe(bits, &mut |b| body.deep_contact = b.chance());
         maybe(bits, &mut |b| body.embedded = b.chance());
+        maybe(bits, &mut |b| body.settle_failures = b.below(4) as u8);
         maybe(bits, &mut |b| body.drag_target = Some(b.vec2()));
         body
     }

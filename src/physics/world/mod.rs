@@ -38,7 +38,8 @@ use glam::{Vec2, Vec4};
 
 use self::union_find::UnionFind;
 use crate::physics::body::{
-    Body, BodyDesc, BodyHandle, BodyKind, CollisionLayers, DEEP, EMBEDDED, NO_ISLAND, SENSOR, Shape,
+    Body, BodyDesc, BodyHandle, BodyKind, CollisionLayers, DEEP, EMBEDDED, NO_ISLAND, SENSOR,
+    SETTLE_FAILURE, SETTLE_FAILURES, Shape,
 };
 use crate::physics::collision::{self, BodyOrWall, BroadPhase, Proxy, ProxyState, Wall, WallId};
 use crate::physics::config::{

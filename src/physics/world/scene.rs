@@ -22,7 +22,7 @@
 use std::fmt;
 
 use super::*;
-use crate::physics::body::Material;
+use crate::physics::body::{Material, settle_failures};
 
 /// A whole world as plain data (see the module docs of `world/scene.rs` and
 /// `docs/scene-files.md`). [`SceneFile::capture`] takes it from a world,
@@ -156,6 +156,11 @@ pub struct SceneBody {
     /// 0.5 px (default false).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::not"))]
     pub embedded: bool,
+    /// How many settlings before sleep in a row failed for its island while it stayed where
+    /// it was (§11, deviation D17 of docs/physics.md): at 3 the island falls asleep as it
+    /// is. 0 to 3 (default 0); kept only for an awake dynamic body.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "serde_skip::zero_u8"))]
+    pub settle_failures: u8,
     /// `Some(target)`: held by a drag controller, heading for `target` (§13); dynamic
     /// bodies only. Default `None`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
@@ -185,6 +190,7 @@ impl SceneBody {
             rest_angle: 0.0,
             deep_contact: false,
             embedded: false,
+            settle_failures: 0,
             drag_target: None,
         }
     }
@@ -452,6 +458,7 @@ impl SceneFile {
                     rest_angle: if resting { body.rest_angle } else { 0.0 },
                     deep_contact: body.flags & DEEP != 0,
                     embedded: body.flags & EMBEDDED != 0,
+                    settle_failures: settle_failures(body.flags),
                     drag_target: body.drag_target(),
                     ..SceneBody::new(BodyDesc {
                         gravity_scale: forces.gravity_scale,
@@ -523,6 +530,9 @@ mod serde_skip {
     }
     pub(super) fn not(b: &bool) -> bool {
         !*b
+    }
+    pub(super) fn zero_u8(x: &u8) -> bool {
+        *x == 0
     }
     pub(super) fn all_layers(layers: &CollisionLayers) -> bool {
         *layers == CollisionLayers::ALL

@@ -5,6 +5,7 @@
 
 use super::forces::MAX_FORCE;
 use super::scene::{CachedContact, SceneBody, SceneError, SceneFile, SolverState};
+use super::settle::SETTLE_ATTEMPTS;
 use super::*;
 use crate::physics::config::SPEED_CEILINGS;
 
@@ -174,6 +175,13 @@ fn check_scene_body(body: &SceneBody) -> Result<(), ConfigError> {
     if !body.rest_angle.is_finite() {
         problem("rest_angle", body.rest_angle.to_string(), "finite");
     }
+    if body.settle_failures > SETTLE_ATTEMPTS {
+        problem(
+            "settle_failures",
+            body.settle_failures.to_string(),
+            &format!("0 ..= {SETTLE_ATTEMPTS}"),
+        );
+    }
     if let Some(id) = body.sleep_island {
         if id == NO_ISLAND {
             problem("sleep_island", id.to_string(), "0 ..= 4294967294");
@@ -245,6 +253,10 @@ impl World {
             {
                 body.flags |= EMBEDDED;
                 self.embedded_bodies = true;
+            }
+            // Only an awake dynamic body counts failed settlings (D17).
+            if body.kind == BodyKind::Dynamic && scene_body.sleep_island.is_none() {
+                body.flags |= scene_body.settle_failures * SETTLE_FAILURE;
             }
             if let Some(anchor) = scene_body.rest_anchor {
                 (body.anchor, body.rest_angle) = (anchor, scene_body.rest_angle);

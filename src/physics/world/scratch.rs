@@ -111,6 +111,9 @@ pub(super) struct Scratch {
     /// Per solver index: a body of an island that settles before it sleeps, and the
     /// contacts of those islands (D9, `World::settle_before_sleep`).
     pub(super) settling: Vec<bool>,
+    /// Per body, read at the roots: whether an island whose settling failed is wedged (D17,
+    /// `World::settle_before_sleep`).
+    pub(super) wedged: Vec<super::settle::Wedged>,
     pub(super) settle_projection: Projection,
     pub(super) island_id: Vec<u32>,
 }

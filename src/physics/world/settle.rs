@@ -1,11 +1,13 @@
 //! The settling before sleep (§11, deviation D9 of docs/physics.md): an island about to fall
 //! asleep with a contact deeper than sleep allows gets more projection passes over its own
-//! contacts first, so that sleep freezes no overlap (R-REST-2).
+//! contacts first, so that sleep freezes no overlap (R-REST-2). An island that no settling can
+//! free, its bodies still between three failures in a row, sleeps as it is (D17).
 
 use super::settle_overlaps::overlaps_after_settling;
 use super::sleep::DEEP_FOR_SLEEP;
 use super::walls::{SettleWalls, centre_settled_wider_bodies};
 use super::*;
+use crate::physics::body::settle_failures;
 
 impl World {
     /// An island about to fall asleep with a contact deeper than slop + 0.5 px is settled
@@ -16,7 +18,9 @@ impl World {
     /// now overlaps a neighbour or a wall that much (`overlaps_after_settling`, tested
     /// exactly, with the step's pair rule: no sensor, layers that interact), or a
     /// contact was deeper than slop + [`SETTLE_REACH`] before, the island stays awake as it
-    /// was, and the bodies of its deep contacts start their rest again.
+    /// was, and the bodies of its deep contacts start their rest again; at the third such
+    /// failure in a row with those bodies still, it falls asleep as it is instead
+    /// ([`SETTLE_ATTEMPTS`], deviation D17).
     ///
     /// Why: R-REST-2 asks that sleep freeze no overlap deeper than slop + 0.5 px. In a
     /// pile of very unequal masses a few contacts stay that deep for good (steel pressed
@@ -138,6 +142,31 @@ impl World {
         for overlap in overlaps_after_settling(&self.slots, &walls, at, slop + DEEP_FOR_SLEEP) {
             island_rest[roots[overlap.moved] as usize] = 0.0;
         }
+        // A failed island's bodies still too deep count the failure; one whose every such
+        // body has now failed SETTLE_ATTEMPTS times in a row is wedged: it sleeps as it is.
+        let wedged = &mut scratch.wedged;
+        wedged.clear();
+        wedged.resize(n, Wedged::Unknown);
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            let Some(body) = slot.body.as_mut() else { continue };
+            let root = roots[index] as usize;
+            if root == u32::MAX as usize
+                || !settling[root]
+                || island_rest[root] >= time_to_sleep
+                || !deep[index]
+            {
+                continue;
+            }
+            let failures = count_failed_settling(body);
+            let wedged = &mut wedged[root];
+            *wedged = match *wedged {
+                Wedged::Unknown | Wedged::Yes if failures == SETTLE_ATTEMPTS => Wedged::Yes,
+                _ => Wedged::No,
+            };
+        }
+        for (rest, _) in island_rest.iter_mut().zip(&*wedged).filter(|w| *w.1 == Wedged::Yes) {
+            *rest = time_to_sleep;
+        }
         let island_rest = &*island_rest;
         for (index, slot) in self.slots.iter_mut().enumerate() {
             let Some(body) = slot.body.as_mut() else { continue };
@@ -145,7 +174,9 @@ impl World {
             if root == u32::MAX || !scratch.settling[root as usize] {
                 continue;
             }
-            if island_rest[root as usize] >= time_to_sleep {
+            if scratch.wedged[root as usize] == Wedged::Yes {
+                // Asleep where it is, its overlaps as the step's passes hold them.
+            } else if island_rest[root as usize] >= time_to_sleep {
                 // Put there, not moved there: the pose it is drawn at from the step's
                 // start on, too. It sleeps, so no later step remembers its pose again
                 // (a world asleep skips its steps), and interpolation would draw it
@@ -158,6 +189,47 @@ impl World {
         }
     }
 }
+
+/// Whether a failed settling's island is wedged (D17), read at its root.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Wedged {
+    /// No body of it counted yet.
+    #[default]
+    Unknown,
+    /// Every body still too deep has failed [`SETTLE_ATTEMPTS`] times in a row.
+    Yes,
+    /// Some body still too deep has failed fewer times.
+    No,
+}
+
+/// Counts a failed settling for a body still too deep after it (D17), and returns the count:
+/// one more if it stayed within [`WEDGED_DRIFT`] of where its rest began (where the last
+/// failure restarted it), else 1, a new run; at most [`SETTLE_ATTEMPTS`].
+fn count_failed_settling(body: &mut Body) -> u8 {
+    let stayed = (body.position - body.anchor).length_squared() <= WEDGED_DRIFT * WEDGED_DRIFT;
+    let failures = if stayed { settle_failures(body.flags) + 1 } else { 1 };
+    let failures = failures.min(SETTLE_ATTEMPTS);
+    body.flags = (body.flags & !SETTLE_FAILURES) | (failures * SETTLE_FAILURE);
+    failures
+}
+
+/// How many settlings in a row must have failed for an island's bodies still too deep after
+/// them, each staying where it was in between, for the island to fall asleep as it is (§11,
+/// deviation D17 of docs/physics.md): the third failure, two rests of `time_to_sleep` after
+/// the first (1 s at the defaults). At most 3, the count's two bits ([`SETTLE_FAILURES`]).
+///
+/// Why: an island the passes cannot settle because its bodies do not fit (a column of
+/// boxes from the floor to the ceiling, taller than the world) would fail every
+/// `time_to_sleep` for good, and stay awake paying a whole step, its bodies still. No
+/// motion can take that overlap out, so R-REST-2 cannot be met there; the island keeps
+/// the overlaps it holds, which the step's passes hold at their least.
+pub(super) const SETTLE_ATTEMPTS: u8 = 3;
+
+/// How far a body may have moved between two failed settlings of its island and still
+/// count as having stayed where it was, px (D17). A wedged column does not move at all; a
+/// pile whose deep contact the step's passes are still working out moves more than this in
+/// the 0.5 s between two tries.
+const WEDGED_DRIFT: f32 = 0.01;
 
 /// How many projection passes at most settle an island before it sleeps (D9).
 const SETTLE_PASSES: u32 = 128;

@@ -13,7 +13,8 @@
 //!    surface turns that fast (D8: one just struck keeps its velocity); each body records
 //!    its island. If one of its contacts is then deeper than slop + 0.5 px, more
 //!    projection passes settle the island first, and it stays awake if they cannot (D9,
-//!    `settle_before_sleep`).
+//!    `settle_before_sleep` in `settle.rs`), unless they failed three times in a row with
+//!    nothing moving: then it sleeps as it is (D17).
 //! 4. Sleepers are neither integrated nor solved, which also saves time.
 //! 5. Waking is always for the whole island: on a touch by an awake dynamic body, on a grab,
 //!    on a gravity toggle or config change, and when one of its bodies is removed.
@@ -155,6 +156,10 @@ impl World {
                 && body.flags & SENSOR == 0
                 && still(body, (linear, angular), min_span, dt);
             body.rest_time = if resting { body.rest_time + dt } else { 0.0 };
+            // A body that moved starts its count of failed settlings again (D17).
+            if !resting {
+                body.flags &= !SETTLE_FAILURES;
+            }
             // A body faster than the bounce threshold, or a circle whose surface turns that
             // fast, holds its island awake, keeping its own rest (D8, "Struck"): one struck
             // within the reach of a long rest must not fall asleep with its velocity, and a
@@ -207,8 +212,9 @@ impl World {
             if let Some(body) = self.slots[index].body.as_mut() {
                 body.sleeping = true;
                 body.sleep_island = id;
-                // Its island settled (D9): no contact of its is still that deep (D16).
-                body.flags &= !EMBEDDED;
+                // Its island settled (D9): no contact of its is still that deep (D16). Woken,
+                // it may have been freed: it is settled again before it sleeps (D17).
+                body.flags &= !(EMBEDDED | SETTLE_FAILURES);
                 body.velocity = Vec2::ZERO;
                 body.angular_velocity = 0.0;
                 *self.sleeping_islands.entry(id).or_insert(0) += 1;
