@@ -337,3 +337,163 @@ fn a_rewind_while_recording_takes_the_log_back_and_the_recording_stays_true_r_sc
     assert_eq!(world.step_count(), steps(&scene));
     assert_eq!(world.state_hash(), end_hash, "the replay ends where the app did");
 }
+
+/// Plays `recording` back in `player` until the playback ends; returns the warnings.
+fn play_to_the_end(player: &mut Scene, recording: &SessionRecording) -> Vec<PhysicsWarning> {
+    player.app.world_mut().commands().queue(PlayPhysicsRecording(recording.clone()));
+    player.app.world_mut().flush();
+    assert!(physics(player).playback_progress().is_some(), "playing");
+    while physics(player).playback_progress().is_some() {
+        player.app.update();
+        assert!(steps(player) <= recording.log.end_step + 1, "the playback did not end");
+    }
+    take_warnings(&mut player.app)
+}
+
+/// The bodies the core holds for a pointer.
+fn held_bodies(scene: &Scene) -> usize {
+    physics(scene).world().bodies().filter(|(_, body)| body.is_held()).count()
+}
+
+#[test]
+fn a_playback_started_while_a_pointer_holds_a_body_plays_to_its_end_r_scn_2() {
+    let (recording, original) = record_a_session();
+    let log = &recording.log;
+    let recorded = hashes_between(&original, log.start_step, log.end_step);
+
+    let mut player = app();
+    let ball = player.spawn((Collider::circle(20.0), Transform::from_xyz(0.0, 150.0, 0.0)));
+    player.frames(2);
+    player.press(MOUSE, Scene::screen_of(Vec2::new(0.0, 150.0)), PRIMARY);
+    assert_eq!(player.held_by(MOUSE), Some(ball), "the ball is held");
+
+    // The ball's entity goes with the load of the start, and its grip with it: no release
+    // of it may take the playback over.
+    let warnings = play_to_the_end(&mut player, &recording);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    // Every step of the log, to its end, as recorded.
+    assert_eq!(hashes_between(&player, log.start_step, log.end_step), recorded);
+    assert_eq!(player.held_by(MOUSE), None, "the grip went with its entity");
+    // The button coming up later lets nothing go and throws nothing.
+    let hash = physics(&player).world().state_hash();
+    player.release(MOUSE, Scene::screen_of(Vec2::new(0.0, 150.0)), PRIMARY);
+    assert_eq!(player.held_by(MOUSE), None);
+    assert_eq!(held_bodies(&player), 0);
+    assert!(steps(&player) > log.end_step, "the app went on");
+    assert_ne!(physics(&player).world().state_hash(), hash, "and the world moves");
+}
+
+#[test]
+fn a_body_held_when_its_recording_stopped_is_let_go_when_the_playback_ends_r_scn_2() {
+    let mut scene = app();
+    spawn_mixed(&mut scene, 10, 4);
+    let ball = scene.spawn((Collider::circle(20.0), Transform::from_xyz(0.0, 150.0, 0.0)));
+    scene.frames(2);
+    physics_mut(&mut scene).start_recording();
+    scene.frames(5);
+    scene.press(MOUSE, Scene::screen_of(Vec2::new(0.0, 150.0)), PRIMARY);
+    for k in 1..=6 {
+        scene.move_to(MOUSE, Scene::screen_of(Vec2::new(10.0 * k as f32, 160.0)));
+    }
+    scene.frames(20);
+    assert_eq!(scene.held_by(MOUSE), Some(ball), "held when the recording stops");
+    let recording = physics_mut(&mut scene).stop_recording().expect("a recording");
+    let (grab_step, ball_handle) = recording
+        .log
+        .inputs
+        .iter()
+        .find_map(|i| match i.input {
+            bevy_sandbox_physics::physics::Input::Grab(handle) => Some((i.step, handle)),
+            _ => None,
+        })
+        .expect("the grab is in the log");
+
+    // Played to its end: the ball is let go at rest and falls, as nothing holds it.
+    let mut player = app();
+    let warnings = play_to_the_end(&mut player, &recording);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(held_bodies(&player), 0, "nothing holds a body after the playback");
+    let entity = physics(&player).entity(ball_handle).expect("the ball's entity");
+    let height = player.position(entity).y;
+    player.frames(30);
+    assert!(player.position(entity).y < height - 10.0, "the ball falls");
+
+    // Taken over while it holds the ball: let go too.
+    let mut player = app();
+    player.app.world_mut().commands().queue(PlayPhysicsRecording(recording.clone()));
+    player.app.world_mut().flush();
+    while steps(&player) < grab_step + 3 {
+        player.app.update();
+    }
+    assert_eq!(held_bodies(&player), 1, "the log holds the ball");
+    let ball = physics(&player).entity(ball_handle).expect("the ball's entity");
+    let world = player.app.world_mut();
+    let mut bodies = world.query_filtered::<Entity, With<Collider>>();
+    let other = bodies.iter(world).find(|&e| e != ball).expect("another body");
+    player.app.world_mut().get_mut::<LinearVelocity>(other).expect("velocity").0 = Vec2::X * 50.0;
+    player.app.update();
+    assert_eq!(physics(&player).playback_progress(), None, "taken over");
+    assert_eq!(held_bodies(&player), 0, "nothing holds a body after the playback");
+}
+
+#[test]
+fn a_rewind_to_the_recordings_own_start_records_on_from_the_snapshot_r_scn_2() {
+    let mut scene = app_with_rewind();
+    let bodies = spawn_mixed(&mut scene, 30, 5);
+    scene.frames(15);
+    let rewind =
+        |scene: &Scene| scene.app.world().resource::<PhysicsRewind>().landing_step(steps(scene));
+    while rewind(&scene) != Some(steps(&scene)) {
+        scene.frames(1);
+    }
+    let start = steps(&scene);
+    // A call at the same step before the recording starts: in its start, not in the snapshot
+    // taken right after the step.
+    let impulse = physics_mut(&mut scene).apply_impulse(bodies[0], Vec2::new(0.0, 900.0));
+    assert!(impulse.is_ok(), "{impulse:?}");
+    physics_mut(&mut scene).start_recording();
+    scene.frames(30);
+    scene.app.world_mut().resource_mut::<PhysicsRewind>().request_rewind(start);
+    scene.app.update();
+    scene.spawn((Collider::circle(12.0), Transform::from_xyz(0.0, 260.0, 0.0)));
+    scene.frames(40);
+    let end_hash = physics(&scene).world().state_hash();
+    let recording = physics_mut(&mut scene).stop_recording().expect("a recording");
+    assert_eq!(recording.log.start_step, start, "still a recording from the same step");
+
+    let mut world = recording.start.to_world().expect("the start loads");
+    recording.log.replay(&mut world, |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(world.step_count(), steps(&scene));
+    assert_eq!(world.state_hash(), end_hash, "the replay ends where the app did");
+}
+
+#[test]
+fn a_playback_ended_by_a_body_added_under_another_handle_gives_that_body_its_entity_r_scn_2() {
+    use bevy_sandbox_physics::physics::Input;
+    let (mut recording, _) = record_a_session();
+    // The first added body noted with the second one's handle.
+    let handles: Vec<_> = recording
+        .log
+        .inputs
+        .iter()
+        .filter_map(|i| match i.input {
+            Input::AddBody { handle, .. } => Some(handle),
+            _ => None,
+        })
+        .take(2)
+        .collect();
+    let first = recording.log.inputs.iter_mut().find_map(|i| match &mut i.input {
+        Input::AddBody { handle, .. } => Some(handle),
+        _ => None,
+    });
+    *first.expect("an added body") = handles[1];
+
+    let mut player = app();
+    let warnings = play_to_the_end(&mut player, &recording);
+    let said = warnings.iter().any(|w| w.message.contains(&format!("recorded {}", handles[1])));
+    assert!(said, "{warnings:?}");
+    let bodies = physics(&player).world().body_count();
+    assert_eq!(physics(&player).len(), bodies, "every body linked to an entity");
+    assert_eq!(entities_with_colliders(&mut player), bodies, "one entity per body");
+    assert_entities_show_bodies(&mut player);
+}

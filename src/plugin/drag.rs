@@ -185,6 +185,12 @@ pub struct DragState {
 }
 
 impl DragState {
+    /// Forgets every grip without a call on the core: for a world whose body entities were
+    /// all despawned (a load, a rewind, a playback's start; see `scene::adopt_world`).
+    pub(crate) fn forget_grips(&mut self) {
+        self.grips.clear();
+    }
+
     /// The body `pointer` holds, if any.
     pub fn held_by(&self, pointer: &PointerId) -> Option<Entity> {
         self.grips.get(pointer).map(|grip| grip.entity)

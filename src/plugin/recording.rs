@@ -16,7 +16,9 @@
 //! last step's calls its [`end_hash`](InputLog::end_hash). A divergence or a
 //! refused call ends the playback with a [`PhysicsWarning`](super::PhysicsWarning); so does
 //! a change from anywhere else (a drag, a component write, a config edit), which takes the
-//! session over from that step on. At the log's end the app simply goes on.
+//! session over from that step on. At the log's end the app simply goes on. However a
+//! playback ends, the bodies its log left held are let go at rest: no pointer of the app
+//! holds them (a playback starts with every grip forgotten, as a load does).
 //!
 //! What the log cannot see: calls made on [`PhysicsWorld::world_mut`] while recording (the
 //! first one is warned about), and a load, which ends the recording (it replaces the world).
@@ -121,7 +123,7 @@ impl PhysicsWorld {
                 "playback taken over at step {step} of {}: a change from outside the log",
                 playback.log.end_step
             );
-            self.session.mode = Mode::Idle;
+            self.end_playback();
         }
         let added = input.apply(self.core_mut())?;
         let step = self.world().step_count();
@@ -176,7 +178,7 @@ impl PhysicsWorld {
                 let expected = checks[..playback.check].last().filter(|c| c.0 == now).map(|c| c.1);
                 match (expected, hash) {
                     (Some(expected), Some(found)) if expected != found => {
-                        self.session.mode = Mode::Idle;
+                        self.end_playback();
                         let error = ReplayError::Diverged { step: now, expected, found };
                         Ok(Some(format!("playback ended: {error}")))
                     }
@@ -189,6 +191,8 @@ impl PhysicsWorld {
     /// Starts recording the session from the world as it is now (a recording already running
     /// starts again). Save what [`stop_recording`](Self::stop_recording) returns.
     pub fn start_recording(&mut self) {
+        // A playback ends: the recording starts from where it got to.
+        self.end_playback();
         let start = SceneFile::capture(self.world());
         let log = InputLog::new(self.world().step_count());
         let recording = Box::new(SessionRecording { start, log });
@@ -228,10 +232,19 @@ impl PhysicsWorld {
         }
     }
 
-    /// Ends a playback; the app goes on from where it is.
+    /// Ends a playback; the app goes on from where it is, with every body the log held let go
+    /// at rest.
     pub fn stop_playback(&mut self) {
+        self.end_playback();
+    }
+
+    /// Ends a playback, if one runs, and lets go at rest of every body its log left held: no
+    /// pointer of this app holds them (a playback starts with no grip, see `adopt_world`), and
+    /// a recording may stop while a body is held, so nothing else would ever let them go.
+    fn end_playback(&mut self) {
         if matches!(self.session.mode, Mode::Playing(_)) {
             self.session.mode = Mode::Idle;
+            self.release_held();
         }
     }
 
@@ -245,16 +258,28 @@ impl PhysicsWorld {
         self.stop_playback();
     }
 
-    /// A rewind lands on `step`: a recording forgets what came after it (the snapshot there is
-    /// the recorded state bit for bit, so the log stays true); a playback stops.
-    pub(crate) fn rewind_session(&mut self, step: u64) {
+    /// A rewind lands on `landed`, the core world of a snapshot: a recording forgets what
+    /// came after it (the snapshot is the recorded state bit for bit, so the log stays true);
+    /// a playback stops.
+    ///
+    /// A snapshot is taken right after its step, before the calls that precede the next one.
+    /// A recording started at that step count may hold some of those calls in its start
+    /// already, so the snapshot of its own start step is not its start: landing there, the
+    /// recording starts again from the snapshot.
+    pub(crate) fn rewind_session(&mut self, landed: &crate::physics::World) {
         self.stop_playback();
+        let step = landed.step_count();
         if let Mode::Recording { recording, .. } = &mut self.session.mode {
             let log = &mut recording.log;
             if step < log.start_step {
                 // Before the recording began: it cannot go back there.
                 self.session.ended = self.stop_recording();
                 warn!("the session recording ended: the rewind went back before its start");
+                return;
+            }
+            if step == log.start_step {
+                recording.start = SceneFile::capture(landed);
+                recording.log = InputLog::new(step);
                 return;
             }
             log.inputs.retain(|i| i.step < step);
@@ -332,7 +357,11 @@ pub(crate) fn play_back_inputs(world: &mut World) {
             _ => None,
         };
         if let Some(problem) = problem {
-            physics.session.mode = Mode::Idle;
+            physics.end_playback();
+            // A body added under another handle is the world's now: it gets its entity.
+            if let (Input::AddBody { .. }, Some(Ok(Some(got)))) = (&logged.input, added) {
+                spawn_body_entity(world, got);
+            }
             return world.warn_and_send(None, format!("playback ended at step {now}: {problem}"));
         }
         follow_in_ecs(world, &logged.input);
@@ -345,7 +374,7 @@ pub(crate) fn play_back_inputs(world: &mut World) {
             Mode::Playing(playback) => playback.log.end_hash,
             _ => None,
         };
-        physics.session.mode = Mode::Idle;
+        physics.end_playback();
         if let Some(expected) = expected.filter(|&expected| expected != found) {
             let error = ReplayError::Diverged { step: now, expected, found };
             return world.warn_and_send(None, format!("playback ended: {error}"));

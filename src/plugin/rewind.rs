@@ -276,7 +276,6 @@ fn apply_rewind(world: &mut World) {
         world.warn_and_send(None, message);
         return;
     };
-    let landed = core.step_count();
-    world.resource_mut::<PhysicsWorld>().rewind_session(landed);
+    world.resource_mut::<PhysicsWorld>().rewind_session(&core);
     adopt_world(world, core, true);
 }

@@ -22,6 +22,7 @@ use bevy::prelude::*;
 use super::components::{Collider, PhysicsPose, Sleeping, body_components};
 use super::config::retime_world;
 use super::controls::{PhysicsBounds, PhysicsControls};
+use super::drag::DragState;
 use super::events::{CollisionEventsEnabled, Sensor};
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 use super::physics_world::{PhysicsWorld, WarnAndSend};
@@ -84,8 +85,8 @@ pub fn load_scene(world: &mut World, file: &SceneFile) -> Result<usize, SceneErr
 
 /// Puts `core` in place of the app's core world, as a load does (see [`load_scene`]): held
 /// bodies let go if `release_held` (a playback keeps them held, as recorded), every body
-/// entity despawned, one entity per body spawned and linked, and the config, gravity switch
-/// and bounds resources set to the world's. Returns the number of bodies spawned. A rewind
+/// entity despawned (every pointer's grip forgotten with it), one entity per body spawned and
+/// linked, and the config, gravity switch and bounds resources set to the world's. Returns the number of bodies spawned. A rewind
 /// (`rewind.rs`) uses it too; a rewind while recording notes the releases.
 ///
 /// Disabled body entities (Bevy's `Disabled`) go with the others, through `Allow<Disabled>`:
@@ -100,6 +101,12 @@ pub(crate) fn adopt_world(
         world.query_filtered::<Entity, (With<Collider>, Allow<Disabled>)>().iter(world).collect();
     for entity in old {
         world.despawn(entity);
+    }
+    // Every grip held one of the despawned entities: forgotten without a call on the new
+    // world, whose handles may name other bodies (and whose held bodies, in a playback, are
+    // the log's). A release through `apply` would also end the playback it starts.
+    if let Some(mut drag) = world.get_resource_mut::<DragState>() {
+        drag.forget_grips();
     }
     let mut physics = world.resource_mut::<PhysicsWorld>();
     physics.replace_world(core);
