@@ -226,6 +226,41 @@ fn a_body_that_left_this_frame_neither_answers_nor_hides_what_lies_behind_it_r_g
     }
 }
 
+/// A despawn inside `World::resource_scope::<PhysicsWorld>` cannot unlink the entity at
+/// once (the resource is out of the world); its body stays linked until the next frame or
+/// step starts. The queries of that frame named the despawned entity: a ray hit it, and the
+/// point and box queries listed it. Now they answer as for any body that left this frame.
+#[test]
+fn a_body_despawned_inside_a_resource_scope_is_not_answered_in_the_same_frame_r_game_6() {
+    let mut app = app();
+    gravity_off(&mut app);
+    let wall = |x: f32| {
+        (Collider::rectangle(40.0, 200.0), RigidBody::Static, Transform::from_xyz(x, 0.0, 0.0))
+    };
+    let near = spawn(&mut app, wall(100.0));
+    let far = spawn(&mut app, wall(300.0));
+    frames(&mut app, 2);
+    app.world_mut().resource_scope(|world, _: Mut<PhysicsWorld>| {
+        world.despawn(near);
+    });
+    assert!(physics(&app).handle(near).is_some(), "not vacuous: still linked in this frame");
+    let (ray, at, boxed) = ask(&mut app, |q| {
+        let filter = SpatialQueryFilter::default();
+        (
+            q.cast_ray(Vec2::ZERO, Vec2::X, 1000.0, &filter),
+            q.point_intersections(Vec2::new(100.0, 0.0), &filter),
+            q.aabb_intersections(Rect::new(50.0, -50.0, 350.0, 50.0), &filter),
+        )
+    });
+    let ray = ray.expect("valid").expect("the far box behind the despawned one");
+    assert_eq!(ray.target, EntityOrWall::Entity(far), "{ray:?}");
+    assert!((ray.distance - 280.0).abs() < 1e-3, "{ray:?}");
+    assert_eq!(at, Ok(vec![]), "nothing at the despawned box's centre");
+    assert_eq!(boxed, Ok(vec![far]), "the box query");
+    app.update();
+    assert_eq!(physics(&app).handle(near), None, "unlinked in the next frame");
+}
+
 /// A body added straight into the core (`PhysicsWorld::world_mut`) has no entity to name: the
 /// casts took it as their first hit, found no entity and answered `None`, though a body with
 /// an entity (or a wall) lay behind it, while `ray_hits` looked past it. Now the casts look

@@ -10,8 +10,9 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::components::Collider;
+use super::lifecycle::UnlinkLater;
 use super::physics_world::PhysicsWorld;
-use crate::physics::{BodyOrWall, CollisionLayers, PhysicsError, QueryFilter, WallId};
+use crate::physics::{BodyHandle, BodyOrWall, CollisionLayers, PhysicsError, QueryFilter, WallId};
 
 /// What a query hit or a collision touched: a body's entity, or one of the walls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,10 +108,14 @@ pub struct SpatialHit {
 /// what lies behind it: a ray through its place hits the next body or wall. Such a body is
 /// one added to the core directly (through [`PhysicsWorld::world_mut`]), or one whose entity
 /// left the simulation in this frame (despawned, its `Collider` removed, given a parent,
-/// disabled), which the core keeps until the next frame starts.
+/// disabled), which the core keeps until the next frame starts; also one whose entity did so
+/// inside `World::resource_scope::<PhysicsWorld>`, which stays linked until then.
 #[derive(SystemParam)]
 pub struct SpatialQuery<'w> {
     physics: Res<'w, PhysicsWorld>,
+    /// The entities that left the simulation while [`PhysicsWorld`] was out of the world,
+    /// still linked to their bodies until the next frame or step unlinks them.
+    later: Option<Res<'w, UnlinkLater>>,
 }
 
 impl SpatialQuery<'_> {
@@ -129,7 +134,7 @@ impl SpatialQuery<'_> {
             m.vector_to_core(direction),
             max_distance,
             &self.core_filter(filter),
-            |body| self.physics.entity(body).is_some(),
+            |body| self.entity(body).is_some(),
         )?;
         Ok(hit.and_then(|h| self.hit(h.target, h.distance, h.point, h.normal)))
     }
@@ -172,7 +177,7 @@ impl SpatialQuery<'_> {
             m.vector_to_core(direction),
             max_distance,
             &self.core_filter(filter),
-            |body| self.physics.entity(body).is_some(),
+            |body| self.entity(body).is_some(),
         )?;
         Ok(hit.and_then(|h| self.hit(h.target, h.distance, h.point, h.normal)))
     }
@@ -185,7 +190,7 @@ impl SpatialQuery<'_> {
     ) -> Result<Vec<Entity>, PhysicsError> {
         let core = self.physics.mapping().position_to_core(point);
         let handles = self.physics.world().bodies_at_point(core, &self.core_filter(filter))?;
-        Ok(handles.into_iter().filter_map(|h| self.physics.entity(h)).collect())
+        Ok(handles.into_iter().filter_map(|h| self.entity(h)).collect())
     }
 
     /// The bodies whose shape overlaps `rect`.
@@ -196,7 +201,16 @@ impl SpatialQuery<'_> {
     ) -> Result<Vec<Entity>, PhysicsError> {
         let (min, max) = self.physics.mapping().rect_to_core(rect);
         let handles = self.physics.world().bodies_in_aabb(min, max, &self.core_filter(filter))?;
-        Ok(handles.into_iter().filter_map(|h| self.physics.entity(h)).collect())
+        Ok(handles.into_iter().filter_map(|h| self.entity(h)).collect())
+    }
+
+    /// The entity of the body `handle`: `None` for a body without one, and for one whose
+    /// entity left the simulation inside `World::resource_scope::<PhysicsWorld>` (a despawned
+    /// entity must not be answered).
+    fn entity(&self, handle: BodyHandle) -> Option<Entity> {
+        let entity = self.physics.entity(handle)?;
+        let leaving = self.later.as_ref().is_some_and(|later| later.entities.contains(&entity));
+        (!leaving).then_some(entity)
     }
 
     /// The core's filter for `filter`: its exclusions as handles.
@@ -228,7 +242,7 @@ impl SpatialQuery<'_> {
     ) -> Option<SpatialHit> {
         let m = self.physics.mapping();
         let target = match target {
-            BodyOrWall::Body(handle) => EntityOrWall::Entity(self.physics.entity(handle)?),
+            BodyOrWall::Body(handle) => EntityOrWall::Entity(self.entity(handle)?),
             BodyOrWall::Wall(wall) => EntityOrWall::Wall(wall),
         };
         Some(SpatialHit {
