@@ -325,6 +325,41 @@ fn a_body_given_a_parent_inside_a_resource_scope_is_refused_too_r_plug_2() {
     assert_eq!(physics(&app).world().body_count(), 0, "the despawned body left the core");
 }
 
+/// With [`PhysicsWorld`] removed, the observer that refuses a body given a parent notes the
+/// entity for later; the world rebuilt in its place re-adds every top-level body entity but
+/// passed the child by, and the note found no body to take out. The child was neither
+/// simulated nor warned about, and never simulated again once its parent went. Now the
+/// rebuilt world refuses it as the observer does, and it rejoins without its parent.
+#[test]
+fn a_body_given_a_parent_while_the_physics_world_is_removed_is_refused_when_it_returns_r_plug_2() {
+    let mut app = one_step_frames();
+    let parent = spawn(&mut app, Transform::from_xyz(100.0, 50.0, 0.0));
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(0.0, 0.0, 0.0)));
+    frames(&mut app, 2);
+    assert!(take_warnings(&mut app).is_empty());
+    app.world_mut().remove_resource::<PhysicsWorld>();
+    app.world_mut().entity_mut(ball).insert(ChildOf(parent));
+    app.update();
+    let warnings = take_warnings(&mut app);
+    let about_ball: Vec<_> = warnings.iter().filter(|w| w.entity == Some(ball)).collect();
+    assert_eq!(about_ball.len(), 1, "{warnings:?}");
+    for word in ["ChildOf", "top-level"] {
+        assert!(about_ball[0].message.contains(word), "{word:?} not in {}", about_ball[0].message);
+    }
+    assert_eq!(physics(&app).handle(ball), None, "out of the simulation");
+    assert_eq!(physics(&app).world().body_count(), 0, "no body of it in the rebuilt core");
+    frames(&mut app, 3);
+    let warnings = take_warnings(&mut app);
+    assert!(warnings.iter().all(|w| w.entity != Some(ball)), "warned once: {warnings:?}");
+    assert_eq!(physics(&app).handle(ball), None, "still out of the simulation");
+
+    // Without the parent, simulated again from its Transform within one step.
+    app.world_mut().entity_mut(ball).remove::<ChildOf>();
+    app.update();
+    assert!(take_warnings(&mut app).is_empty());
+    assert!(physics(&app).handle(ball).is_some(), "simulated again");
+}
+
 /// Issue 19: a refused spawn stayed refused forever. Now it is judged again when its data
 /// change, and simulated within one step once they are valid.
 #[test]

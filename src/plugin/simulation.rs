@@ -311,6 +311,9 @@ fn rebuilt_world(
         }
         collider.set_changed();
     }
+    // A body entity given a parent while the resource was away is refused as it would have
+    // been (the loop above passed it by).
+    sync::refuse_parented_after_rebuild(world);
     // No pointer holds a body of the new world (not yet in `world`: nothing to release there).
     if world.contains_resource::<DragState>() {
         let released = release_all(world);

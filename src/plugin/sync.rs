@@ -371,14 +371,34 @@ pub(crate) fn leave_for_parent(
 ) {
     if physics.unlink_and_queue(entity) {
         waiting.wait(entity, Until::Unparented);
-        refuse(
-            warnings,
-            entity,
-            format!(
-                "was given a parent (ChildOf), and bodies must be top-level entities: the body \
-                 left the simulation; {NOT_SIMULATED_UNTIL}"
-            ),
-        );
+        refuse(warnings, entity, PARENTED.into());
+    }
+}
+
+/// The warning about a body entity given a parent.
+const PARENTED: &str = "was given a parent (ChildOf), and bodies must be top-level entities: \
+                        the body left the simulation; the entity is not simulated until its \
+                        ChildOf is removed";
+
+/// Refuses, as [`refuse_parented_body`] does, the body entities given a parent while
+/// [`PhysicsWorld`] was removed, for the world rebuilt in its place (which re-adds only the
+/// top-level ones): the observer could not reach the entity ↔ body map then, and the body
+/// its note named is not in the rebuilt core. Without this the child was neither simulated
+/// nor warned about, and not simulated again once its parent went. One that waits already
+/// (given a parent before the removal) is not warned about again.
+pub(crate) fn refuse_parented_after_rebuild(world: &mut World) {
+    let mut children =
+        world.query_filtered::<(Entity, &PhysicsPose), (With<Collider>, With<ChildOf>)>();
+    let children: Vec<Entity> = children
+        .iter(world)
+        .filter(|(_, pose)| pose.written_translation.is_some())
+        .map(|(entity, _)| entity)
+        .collect();
+    for entity in children {
+        let mut waiting = world.get_resource_mut::<WaitingBodies>();
+        if waiting.as_mut().is_some_and(|waiting| waiting.wait(entity, Until::Unparented)) {
+            world.warn_and_send(Some(entity), format!("entity {entity}: {PARENTED}"));
+        }
     }
 }
 
