@@ -229,3 +229,38 @@ fn a_column_wedged_from_floor_to_ceiling_falls_asleep_as_it_is_r_rest_2() {
     let (again, _) = until_the_column_sleeps(&mut w, &boxes, 30 * 120);
     assert!(!late(again), "asleep again after {again} steps, not {three_rests}");
 }
+
+/// D17 for an island the settling cannot even try (§11, against R-REST-2's letter): three
+/// boxes of 60 × 230 px, and two circles of radius 160 px, stacked from the floor to the
+/// ceiling of a 600 px world, 90 px and 40 px taller than it. Their contacts overlap by far
+/// more than the settling's reach (slop + 6 px), so D9 leaves the island to the step's own
+/// passes; such an island counts its failures as one the settling tried, and falls asleep as
+/// it is 3 · `time_to_sleep` after it came to rest (up to 4 steps later, as above). Before,
+/// it never counted them: both stacks were still awake after 30 s, at 0.00 px/s, paying a
+/// whole step each.
+#[test]
+fn a_column_wedged_deeper_than_the_settling_reaches_falls_asleep_as_it_is_r_rest_2() {
+    let tall = |y: f32| BodyDesc::rect(Vec2::new(60.0, 230.0), Vec2::new(400.0, y));
+    let round = |y: f32| BodyDesc::circle(160.0, Vec2::new(400.0, y));
+    let columns = [
+        ("three tall boxes", vec![tall(485.0), tall(300.0), tall(115.0)]),
+        ("two big circles", vec![round(440.0), round(160.0)]),
+    ];
+    for (name, descs) in columns {
+        let mut w = world();
+        let bodies: Vec<BodyHandle> = descs.into_iter().map(|d| add(&mut w, d)).collect();
+        let three_rests = (3.0 * w.config().time_to_sleep / DT).round() as usize;
+        let (steps, deepest_before) = until_the_column_sleeps(&mut w, &bodies, 30 * 120);
+        let late = |steps: usize| steps < three_rests || steps > three_rests + 4;
+        assert!(!late(steps), "{name}: asleep after {steps} steps, not {three_rests}");
+        let deepest = deepest_in_column(&w, &bodies);
+        let ok = deepest <= deepest_before + 1e-4;
+        assert!(ok, "{name}: asleep {deepest} px deep, {deepest_before} before");
+        let reach = w.config().penetration_slop + 6.0;
+        assert!(deepest > reach, "not vacuous: {name} {deepest} px deep, beyond {reach} px");
+
+        w.wake_all();
+        let (again, _) = until_the_column_sleeps(&mut w, &bodies, 30 * 120);
+        assert!(!late(again), "{name}: asleep again after {again} steps, not {three_rests}");
+    }
+}

@@ -64,13 +64,24 @@ impl World {
         let (positions, starts) = (&mut scratch.positions, &scratch.start_positions);
         let walls = SettleWalls { walls: &self.walls, enabled, open, brake: brake_bounds, starts };
         let slop = self.config.penetration_slop;
-        // An island with a contact beyond the passes' reach stays awake, whole.
+        // An island with a contact beyond the passes' reach stays awake, whole; its bodies
+        // that deep count the failure (D17) and start their rest again, as those of a failed
+        // settling do below.
         scratch.projection.keep_only(settling, &mut scratch.settle_projection);
         let deep = &mut scratch.deep;
         scratch.settle_projection.mark_deep(positions, starts, slop + SETTLE_REACH, deep);
+        let wedged = &mut scratch.wedged;
+        wedged.clear();
+        wedged.resize(n, Wedged::Unknown);
         let mut hopeless = false;
-        for index in (0..n).filter(|&index| settling[index] && deep[index]) {
-            island_rest[roots[index] as usize] = 0.0;
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            let Some(body) = slot.body.as_mut().filter(|_| settling[index] && deep[index]) else {
+                continue;
+            };
+            let root = roots[index] as usize;
+            island_rest[root] = 0.0;
+            wedged[root] = wedged[root].count(count_failed_settling(body));
+            body.rest_time = 0.0;
             hopeless = true;
         }
         if hopeless {
@@ -144,9 +155,8 @@ impl World {
         }
         // A failed island's bodies still too deep count the failure; one whose every such
         // body has now failed SETTLE_ATTEMPTS times in a row is wedged: it sleeps as it is.
+        // (An island beyond reach counted its failure above, and settles nothing here.)
         let wedged = &mut scratch.wedged;
-        wedged.clear();
-        wedged.resize(n, Wedged::Unknown);
         for (index, slot) in self.slots.iter_mut().enumerate() {
             let Some(body) = slot.body.as_mut() else { continue };
             let root = roots[index] as usize;
@@ -157,12 +167,7 @@ impl World {
             {
                 continue;
             }
-            let failures = count_failed_settling(body);
-            let wedged = &mut wedged[root];
-            *wedged = match *wedged {
-                Wedged::Unknown | Wedged::Yes if failures == SETTLE_ATTEMPTS => Wedged::Yes,
-                _ => Wedged::No,
-            };
+            wedged[root] = wedged[root].count(count_failed_settling(body));
         }
         for (rest, _) in island_rest.iter_mut().zip(&*wedged).filter(|w| *w.1 == Wedged::Yes) {
             *rest = time_to_sleep;
@@ -202,6 +207,17 @@ pub(super) enum Wedged {
     No,
 }
 
+impl Wedged {
+    /// The island's answer once one more of its bodies still too deep has counted
+    /// `failures` failed settlings in a row.
+    fn count(self, failures: u8) -> Self {
+        match self {
+            Self::Unknown | Self::Yes if failures == SETTLE_ATTEMPTS => Self::Yes,
+            _ => Self::No,
+        }
+    }
+}
+
 /// Counts a failed settling for a body still too deep after it (D17), and returns the count:
 /// one more if it stayed within [`WEDGED_DRIFT`] of where its rest began (where the last
 /// failure restarted it), else 1, a new run; at most [`SETTLE_ATTEMPTS`].
@@ -237,7 +253,8 @@ const SETTLE_PASSES: u32 = 128;
 /// The deepest contact an island may have beyond the slop, px, for the passes to settle
 /// it before it sleeps (D9): as far as one of the step's own passes may move a contact
 /// (the default `max_position_correction`). Deeper overlaps, of a body squeezed against a
-/// wall, are left to the step's own passes. (The walls a body wider than the world is
+/// wall, are left to the step's own passes; an island that deep whose bodies stay still
+/// through three tries sleeps as it is (D17). (The walls a body wider than the world is
 /// centred between are not among its contacts: `forget_centred_wall_contacts`.)
 ///
 /// It was 2 px, a few times what sleep allows, until `mixed(2000, 1)` was traced: an ice
