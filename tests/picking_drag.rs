@@ -717,3 +717,86 @@ fn a_resource_removed_while_a_body_is_held_is_put_back_and_nothing_panics_r_plug
         }
     }
 }
+
+/// `HoveredBodies` names only simulated bodies: a body despawned in the frame is unlinked
+/// at once and not named, though the hover state of the frame's picking still lists it. A
+/// despawn inside `World::resource_scope::<PhysicsWorld>` cannot unlink it at once (the
+/// resource is out of the world), so until the next frame the body stayed linked and
+/// `HoveredBodies` named the despawned entity (the spatial queries skip such bodies): a
+/// system that despawns the hovered body, as in its docs, was handed an entity that is gone.
+#[test]
+fn hovered_bodies_never_name_a_body_despawned_inside_a_resource_scope() {
+    use bevy::ecs::system::RunSystemOnce;
+
+    let mut scene = scene();
+    scene.resource_mut::<PhysicsControls>().paused = true;
+    let ball = circle_at(&mut scene, 30.0, Vec2::new(-100.0, 0.0));
+    scene.frames(1);
+    scene.move_to(MOUSE, screen(Vec2::new(-100.0, 0.0)));
+    let under = |scene: &mut Scene| {
+        let run = scene.app.world_mut().run_system_once(|h: HoveredBodies| h.get(&MOUSE));
+        run.expect("the system runs")
+    };
+    assert_eq!(under(&mut scene), Some(ball), "not vacuous: hovered");
+    scene.app.world_mut().resource_scope(|world, _: Mut<PhysicsWorld>| {
+        world.despawn(ball);
+    });
+    assert_eq!(under(&mut scene), None, "a despawned entity was named");
+    // Disabled or given a parent there, it has left the simulation as well.
+    for leave in 0..2 {
+        let ball = circle_at(&mut scene, 30.0, Vec2::new(-100.0, 0.0));
+        let parent = scene.spawn(Transform::default());
+        scene.frames(1);
+        scene.move_to(MOUSE, screen(Vec2::new(-100.0, 0.0)));
+        assert_eq!(under(&mut scene), Some(ball), "not vacuous: hovered");
+        scene.app.world_mut().resource_scope(|world, _: Mut<PhysicsWorld>| {
+            if leave == 0 {
+                world.entity_mut(ball).insert(bevy::ecs::entity_disabling::Disabled);
+            } else {
+                world.entity_mut(ball).insert(ChildOf(parent));
+            }
+        });
+        assert_eq!(under(&mut scene), None, "case {leave}: a body out of the simulation");
+        scene.app.world_mut().despawn(ball);
+        scene.frames(1);
+    }
+}
+
+/// A load forgets every pointer's grip, since it despawns every body entity; the `Held`
+/// marker went with them. A held body whose `Collider` was removed in the same frame is
+/// no body entity any more, so the load left it alive, and with it its `Held` marker: the
+/// drag controller, which takes `Held` away when it lets go of a grip, had no grip left to
+/// let go of, and the entity said it was held by the mouse for good (and again once it got
+/// a collider back). A world rebuilt after `PhysicsWorld` was removed did the same to a
+/// held body disabled in that frame.
+#[test]
+fn no_held_marker_outlives_the_grips_a_load_or_a_rebuilt_world_drops_r_drag_2() {
+    use bevy_sandbox_physics::plugin::LoadPhysicsScene;
+
+    let mut scene = scene();
+    scene.resource_mut::<PhysicsControls>().gravity_enabled = false;
+    let ball = circle_at(&mut scene, 30.0, Vec2::new(-100.0, 0.0));
+    scene.frames(2);
+    let file = scene.app.world().resource::<PhysicsWorld>().scene_file();
+    scene.press(MOUSE, screen(Vec2::new(-100.0, 0.0)), PRIMARY);
+    assert_eq!(scene.held_by(MOUSE), Some(ball), "not vacuous: held");
+    scene.app.world_mut().entity_mut(ball).remove::<Collider>();
+    scene.app.world_mut().commands().queue(LoadPhysicsScene(file));
+    scene.app.world_mut().flush();
+    scene.frames(3);
+    assert_eq!(scene.held_by(MOUSE), None);
+    assert!(scene.app.world().get::<Held>(ball).is_none(), "Held left on {ball}");
+
+    // The same for a held body disabled in the frame `PhysicsWorld` was removed: the world
+    // rebuilt in its place lets go of every held body, but took `Held` off the enabled
+    // entities only.
+    let ball = circle_at(&mut scene, 30.0, Vec2::new(100.0, 0.0));
+    scene.frames(2);
+    scene.press(MOUSE, screen(Vec2::new(100.0, 0.0)), PRIMARY);
+    assert_eq!(scene.held_by(MOUSE), Some(ball), "not vacuous: held");
+    scene.app.world_mut().entity_mut(ball).insert(bevy::ecs::entity_disabling::Disabled);
+    scene.app.world_mut().remove_resource::<PhysicsWorld>();
+    scene.frames(3);
+    assert_eq!(scene.held_by(MOUSE), None);
+    assert!(scene.app.world().get::<Held>(ball).is_none(), "Held left on disabled {ball}");
+}

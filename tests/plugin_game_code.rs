@@ -232,6 +232,43 @@ fn a_required_component_removed_while_the_body_is_out_is_refused_until_put_back_
     assert!(simulated(&app, outside).y < 100.0, "simulated from where it was put");
 }
 
+/// Removes `C` from a falling circle in the frame `PhysicsWorld` is removed, and checks
+/// that the rebuilt world refuses it with one warning naming `name` and takes it in within
+/// one step once `C` is inserted again.
+fn assert_refused_with_the_world_until_put_back<C: Component + Clone>(name: &str) {
+    let mut app = one_step_frames();
+    let [circle, _] = falling_circle_and_rectangle(&mut app);
+    let removed = get::<C>(&app, circle);
+    app.world_mut().entity_mut(circle).remove::<C>();
+    app.world_mut().remove_resource::<PhysicsWorld>();
+    app.update();
+    let warnings = take_warnings(&mut app);
+    let about: Vec<_> = warnings.iter().filter(|w| w.entity == Some(circle)).collect();
+    assert_eq!(about.len(), 1, "{name}: {warnings:?}");
+    for word in [name, "missing", "not simulated until"] {
+        assert!(about[0].message.contains(word), "{name}: {word:?} not in {}", about[0].message);
+    }
+    assert_eq!(physics(&app).handle(circle), None, "{name}: not simulated");
+    app.world_mut().entity_mut(circle).insert(removed);
+    app.update();
+    assert!(take_warnings(&mut app).is_empty(), "{name}: nothing to refuse");
+    assert!(physics(&app).handle(circle).is_some(), "{name}: simulated again");
+}
+
+/// A component a collider requires removed in the frame `PhysicsWorld` was removed has no
+/// body to be put back from: the world rebuilt in place of the removed one has none yet. The
+/// rebuild marked for registration only the body entities that still had a `Transform` and
+/// a `PhysicsPose`, so one that had lost either was never judged again: out of the
+/// simulation for good, silently, even once the component was back. Now it is refused with
+/// one warning naming the component, as one removed while the body is out, and joins within
+/// one step once the component is back.
+#[test]
+fn a_required_component_removed_with_the_physics_world_is_refused_until_put_back_r_plug_1() {
+    assert_refused_with_the_world_until_put_back::<Transform>("Transform");
+    assert_refused_with_the_world_until_put_back::<PhysicsPose>("PhysicsPose");
+    assert_refused_with_the_world_until_put_back::<LinearVelocity>("LinearVelocity");
+}
+
 /// Issue 19: a child body was simulated at its local translation and drawn offset by its
 /// parent's transform. Bodies must be top-level: a child is refused with one warning (and
 /// its parent's moves and turns do not repeat it), and simulated once `ChildOf` goes.

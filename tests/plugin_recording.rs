@@ -497,3 +497,74 @@ fn a_playback_ended_by_a_body_added_under_another_handle_gives_that_body_its_ent
     assert_eq!(entities_with_colliders(&mut player), bodies, "one entity per body");
     assert_entities_show_bodies(&mut player);
 }
+
+/// A body that holds a gravity scale, a force and a torque when the recording starts comes
+/// back in the playback with the `GravityScale`, `ConstantForce` and `ConstantTorque`
+/// components of its start (as after a load). A change of them recorded later went to the
+/// core, but the components kept the start's values, and the next step's motion system took
+/// the difference for a write of the game's and handed the old values back to the core: the
+/// playback was taken over, without a warning, one step after the recorded change, and the
+/// world went on with the start's gravity scale, force and torque.
+#[test]
+fn a_recorded_change_of_a_force_or_gravity_scale_the_start_held_plays_back_r_scn_2() {
+    let mut scene = app();
+    let ball = scene.spawn((
+        Collider::circle(20.0),
+        Transform::from_xyz(-100.0, 100.0, 0.0),
+        GravityScale(2.0),
+        ConstantForce(Vec2::new(3000.0, 0.0)),
+        ConstantTorque(5.0e5),
+    ));
+    scene.frames(10);
+    physics_mut(&mut scene).start_recording();
+    let start = steps(&scene);
+    scene.frames(5);
+    scene.app.world_mut().entity_mut(ball).insert((
+        GravityScale(-0.5),
+        ConstantForce(Vec2::new(-3000.0, 0.0)),
+        ConstantTorque(-5.0e5),
+    ));
+    scene.frames(30);
+    let recording = physics_mut(&mut scene).stop_recording().expect("a recording");
+    let end = recording.log.end_step;
+    let recorded = hashes_between(&scene, start, end);
+    assert_eq!(recorded.last().map(|h| h.0), Some(end));
+
+    let mut player = app();
+    player.app.world_mut().commands().queue(PlayPhysicsRecording(recording));
+    player.app.world_mut().flush();
+    while physics(&player).playback_progress().is_some() {
+        player.app.update();
+    }
+    assert!(
+        steps(&player) >= end,
+        "taken over at step {}, before the log's end {end}",
+        steps(&player)
+    );
+    assert_eq!(hashes_between(&player, start, end), recorded, "the app's playback, step by step");
+    let warnings = take_warnings(&mut player.app);
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
+
+/// As a load does, a playback reads and writes the plugin's resources (`PhysicsWorld`, the
+/// config, the walls, the controls) when it starts; queued in the frame one of them was
+/// removed, before the start of the next frame puts it back (R-PLUG-1), it panicked the app
+/// ("Requested resource … does not exist"). Now the removed resource is put back first, with
+/// its warning, and the playback runs.
+#[test]
+fn a_playback_queued_in_the_frame_a_plugin_resource_was_removed_plays_r_scn_2() {
+    let mut scene = app();
+    spawn_mixed(&mut scene, 10, 2);
+    scene.frames(5);
+    physics_mut(&mut scene).start_recording();
+    scene.frames(20);
+    let recording = physics_mut(&mut scene).stop_recording().expect("a recording");
+    let mut player = app();
+    player.app.world_mut().remove_resource::<PhysicsConfig>();
+    player.app.world_mut().commands().queue(PlayPhysicsRecording(recording));
+    player.app.world_mut().flush();
+    assert!(physics(&player).playback_progress().is_some(), "playing");
+    let warnings = take_warnings(&mut player.app);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].message.starts_with("PhysicsConfig was removed"), "{warnings:?}");
+}

@@ -170,3 +170,50 @@ fn a_load_despawns_disabled_body_entities_with_the_others_r_scn_1() {
     frames(&mut app, 2);
     assert_eq!(physics(&app).world().body_count(), 2);
 }
+
+/// Loads `file` with `LoadPhysicsScene` right after removing the resource `R` in the same
+/// frame, as a reset system that takes the world's resources away might; returns the
+/// warnings.
+fn load_after_removing<R: Resource>(file: &SceneFile) -> (App, Vec<PhysicsWarning>) {
+    let mut app = app_by_steps();
+    app.world_mut().spawn((Collider::circle(30.0), Transform::default())); // replaced
+    app.update();
+    take_warnings(&mut app);
+    app.world_mut().remove_resource::<R>();
+    app.world_mut().commands().queue(LoadPhysicsScene(file.clone()));
+    app.world_mut().flush();
+    app.update();
+    let warnings = take_warnings(&mut app);
+    (app, warnings)
+}
+
+/// A removed resource of the plugin is put back at the start of the next frame or step
+/// (R-PLUG-1), but a load queued in the frame of the removal ran before that: it reads and
+/// writes `PhysicsWorld`, `PhysicsConfig`, `PhysicsBounds`, `PhysicsWalls` and
+/// `PhysicsControls` and panicked the app ("Requested resource … does not exist"). The load
+/// now finds each of them there, the removed one put back first with its warning.
+#[test]
+fn a_load_in_the_frame_a_plugin_resource_was_removed_loads_the_file_r_scn_1() {
+    let original = pile();
+    let file = physics(&original).scene_file();
+    type Case = fn(&SceneFile) -> (App, Vec<PhysicsWarning>);
+    let cases: [(&str, Case); 5] = [
+        ("PhysicsWorld", load_after_removing::<PhysicsWorld>),
+        ("PhysicsConfig", load_after_removing::<PhysicsConfig>),
+        ("PhysicsBounds", load_after_removing::<PhysicsBounds>),
+        ("PhysicsWalls", load_after_removing::<PhysicsWalls>),
+        ("PhysicsControls", load_after_removing::<PhysicsControls>),
+    ];
+    for (name, case) in cases {
+        let (app, warnings) = case(&file);
+        assert_eq!(warnings.len(), 1, "{name}: {warnings:?}");
+        assert!(warnings[0].message.starts_with(&format!("{name} was removed")), "{name}");
+        assert_eq!(physics(&app).len(), file.bodies.len(), "{name}: the file's bodies");
+        assert_eq!(physics(&app).step_count(), file_steps(&file) + 1, "{name}: loaded, one step");
+    }
+}
+
+/// The step count a scene file's world starts at.
+fn file_steps(file: &SceneFile) -> u64 {
+    file.to_world().expect("the file loads").step_count()
+}

@@ -31,6 +31,8 @@
 //! without a throw (R-DRAG-4).
 
 use bevy::camera::RenderTarget;
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::Allow;
 use bevy::ecs::system::SystemParam;
 use bevy::picking::PickingSystems;
 use bevy::picking::pointer::{
@@ -220,7 +222,9 @@ pub(crate) fn release_all(world: &mut World) -> DragState {
     if let Some(mut physics) = world.get_resource_mut::<PhysicsWorld>() {
         physics.release_held();
     }
-    let marked: Vec<Entity> = world.query_filtered::<Entity, With<Held>>().iter(world).collect();
+    // Disabled ones too: a held body disabled in the frame its world went still has it.
+    let marked: Vec<Entity> =
+        world.query_filtered::<Entity, (With<Held>, Allow<Disabled>)>().iter(world).collect();
     for entity in marked {
         world.entity_mut(entity).remove::<Held>();
     }

@@ -123,6 +123,15 @@ pub(crate) struct UnlinkLater {
     pub(crate) parented: Vec<Entity>,
 }
 
+impl UnlinkLater {
+    /// Whether `entity` left the simulation (despawned, its collider removed, disabled, or
+    /// given a parent) while [`PhysicsWorld`] was out of the world: still linked to its body
+    /// until [`remove_despawned_bodies`] runs, but no query or hover may name it.
+    pub(crate) fn is_leaving(&self, entity: Entity) -> bool {
+        self.entities.contains(&entity) || self.parented.contains(&entity)
+    }
+}
+
 /// Takes the bodies of the entities despawned since it last ran out of the core, in one call
 /// for all of them, and wakes their islands (R-SLP-4): despawning k bodies costs one pass over
 /// the bodies, not k. Runs first in every frame and first in every fixed step, so neither the

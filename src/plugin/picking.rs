@@ -32,6 +32,7 @@ use bevy::picking::pointer::PointerId;
 use bevy::picking::{Pickable, PickingSystems};
 use bevy::prelude::*;
 
+use super::lifecycle::UnlinkLater;
 use super::physics_world::PhysicsWorld;
 use crate::physics::BodyHandle;
 
@@ -220,6 +221,9 @@ fn pick_bodies(rays: BodyRays, physics: Res<PhysicsWorld>, mut hits: MessageWrit
 pub struct BodyHover<'w, 's> {
     hover: Option<Res<'w, HoverMap>>,
     rays: BodyRays<'w, 's>,
+    /// The entities that left the simulation while [`PhysicsWorld`] was out of the world
+    /// (`World::resource_scope`), still linked to their bodies until the next frame or step.
+    later: Option<Res<'w, UnlinkLater>>,
 }
 
 impl BodyHover<'_, '_> {
@@ -252,9 +256,12 @@ impl BodyHover<'_, '_> {
                 .collect(),
         };
         let camera_order = |camera: Entity| self.rays.camera_order(camera).unwrap_or(isize::MIN);
+        // Simulated, and not about to leave: one despawned, disabled or given a parent inside
+        // a resource scope is still linked in this frame, but must not be named.
+        let leaving = |entity: &Entity| self.later.as_ref().is_some_and(|l| l.is_leaving(*entity));
         candidates
             .into_iter()
-            .filter(|(entity, _)| physics.handle(*entity).is_some())
+            .filter(|(entity, _)| physics.handle(*entity).is_some() && !leaving(entity))
             .min_by(|(_, a), (_, b)| {
                 camera_order(b.camera)
                     .cmp(&camera_order(a.camera))

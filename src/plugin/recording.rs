@@ -31,6 +31,7 @@ use bevy::ecs::system::Command;
 use bevy::prelude::*;
 
 use super::events::{CollisionEventsEnabled, Sensor};
+use super::motion::{ConstantForce, ConstantTorque, GravityScale};
 use super::physics_world::{PhysicsWorld, WarnAndSend};
 use super::scene::{adopt_world, follow_world_settings, spawn_body_entity};
 use crate::physics::{
@@ -315,6 +316,8 @@ impl Command for PlayPhysicsRecording {
             }
             Err(error) => return world.warn_and_send(None, format!("recording refused: {error}")),
         };
+        // As for a load: a resource of the plugin removed in this frame is put back first.
+        super::resources::restore_removed_resources(world);
         world.resource_mut::<PhysicsWorld>().end_session_for_load();
         adopt_world(world, core, false);
         super::rewind::restart(world);
@@ -395,7 +398,10 @@ fn follow_in_ecs(world: &mut World, input: &Input) {
         Input::SetMaterial { body, .. }
         | Input::SetSensor { body, .. }
         | Input::SetCollisionEvents { body, .. }
-        | Input::SetLayers { body, .. } => entity_of(body).into_iter().collect(),
+        | Input::SetLayers { body, .. }
+        | Input::SetForce { body, .. }
+        | Input::SetTorque { body, .. }
+        | Input::SetGravityScale { body, .. } => entity_of(body).into_iter().collect(),
         _ => Vec::new(),
     };
     match input {
@@ -424,9 +430,36 @@ fn follow_in_ecs(world: &mut World, input: &Input) {
         Input::SetLayers { layers, .. } => {
             mark(world, &entities, (*layers != CollisionLayers::ALL).then_some(*layers));
         }
-        // The write-back after the step shows poses and velocities; forces, torques and
-        // gravity scales live in the core (the plugin's components for them are the game's).
+        // A force, torque or gravity scale the entity shows as a component (one its body had
+        // at the start, see `spawn_body_entity`) follows the core: left at the old value, it
+        // would be handed back to the core as a write of the game's, ending the playback.
+        // One the entity does not have stays away.
+        Input::SetForce { force, .. } => {
+            let force = world.resource::<PhysicsWorld>().mapping().vector_to_bevy(*force);
+            follow_component(world, &entities, |c: &mut ConstantForce| c.0 = force);
+        }
+        Input::SetTorque { torque, .. } => {
+            let torque = world.resource::<PhysicsWorld>().mapping().angle_to_bevy(*torque);
+            follow_component(world, &entities, |c: &mut ConstantTorque| c.0 = torque);
+        }
+        Input::SetGravityScale { scale, .. } => {
+            follow_component(world, &entities, |c: &mut GravityScale| c.0 = *scale);
+        }
+        // The write-back after the step shows poses and velocities.
         _ => {}
+    }
+}
+
+/// Sets the component `C` of those of `entities` that have one.
+fn follow_component<C: Component<Mutability = bevy::ecs::component::Mutable>>(
+    world: &mut World,
+    entities: &[Entity],
+    set: impl Fn(&mut C),
+) {
+    for &entity in entities {
+        if let Some(mut component) = world.get_mut::<C>(entity) {
+            set(&mut component);
+        }
     }
 }
 

@@ -22,7 +22,7 @@ use bevy::prelude::*;
 use super::components::{Collider, PhysicsPose, Sleeping, body_components};
 use super::config::retime_world;
 use super::controls::{PhysicsBounds, PhysicsControls};
-use super::drag::DragState;
+use super::drag::{DragState, Held};
 use super::events::{CollisionEventsEnabled, Sensor};
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 use super::physics_world::{PhysicsWorld, WarnAndSend};
@@ -77,6 +77,9 @@ impl Command for LoadPhysicsScene {
 /// being recorded ends here ([`PhysicsWorld::stop_recording`] still returns it).
 pub fn load_scene(world: &mut World, file: &SceneFile) -> Result<usize, SceneError> {
     let core = file.to_world()?;
+    // A resource of the plugin removed in this frame is put back first, with its warning
+    // (R-PLUG-1): the load reads and writes them.
+    super::resources::restore_removed_resources(world);
     world.resource_mut::<PhysicsWorld>().end_session_for_load();
     let bodies = adopt_world(world, core, true);
     super::rewind::restart(world);
@@ -107,6 +110,14 @@ pub(crate) fn adopt_world(
     // the log's). A release through `apply` would also end the playback it starts.
     if let Some(mut drag) = world.get_resource_mut::<DragState>() {
         drag.forget_grips();
+    }
+    // Their `Held` markers went with them, but for an entity that lost its collider since
+    // its grip was taken (the drag controller would have let go of it in the next frame):
+    // no grip is left to let go of, so its marker goes here.
+    let marked: Vec<Entity> =
+        world.query_filtered::<Entity, (With<Held>, Allow<Disabled>)>().iter(world).collect();
+    for entity in marked {
+        world.entity_mut(entity).remove::<Held>();
     }
     let mut physics = world.resource_mut::<PhysicsWorld>();
     physics.replace_world(core);

@@ -297,17 +297,24 @@ fn rebuilt_world(
     }
 
     // Every entity that was simulated (its pose remembers a `Transform`) and still may be.
-    let mut bodies =
-        world.query_filtered::<(&mut Collider, &PhysicsPose, &mut Transform), Without<ChildOf>>();
-    for (mut collider, pose, mut transform) in bodies.iter_mut(world) {
-        if pose.written_translation.is_none() {
-            continue; // refused at spawn: it waits for its data to change, as before
-        }
-        if !pose.transform_moved(&transform) {
-            let now = pose.current();
-            transform.translation.x = now.translation.x;
-            transform.translation.y = now.translation.y;
-            transform.rotation = Quat::from_rotation_z(now.angle);
+    // One that lost its `Transform` or `PhysicsPose` with the world has no body to take them
+    // back from: marked too, so that `register_bodies` refuses it with a warning and has it
+    // wait until they are back (a filter on them would pass it by for good, unsaid).
+    let mut bodies = world.query_filtered::<
+        (&mut Collider, Option<&PhysicsPose>, Option<&mut Transform>),
+        Without<ChildOf>,
+    >();
+    for (mut collider, pose, transform) in bodies.iter_mut(world) {
+        if let (Some(pose), Some(mut transform)) = (pose, transform) {
+            if pose.written_translation.is_none() {
+                continue; // refused at spawn: it waits for its data to change, as before
+            }
+            if !pose.transform_moved(&transform) {
+                let now = pose.current();
+                transform.translation.x = now.translation.x;
+                transform.translation.y = now.translation.y;
+                transform.rotation = Quat::from_rotation_z(now.angle);
+            }
         }
         collider.set_changed();
     }

@@ -205,11 +205,11 @@ impl SpatialQuery<'_> {
     }
 
     /// The entity of the body `handle`: `None` for a body without one, and for one whose
-    /// entity left the simulation inside `World::resource_scope::<PhysicsWorld>` (a despawned
-    /// entity must not be answered).
+    /// entity left the simulation inside `World::resource_scope::<PhysicsWorld>` (despawned,
+    /// disabled, its collider removed or given a parent: such an entity must not be answered).
     fn entity(&self, handle: BodyHandle) -> Option<Entity> {
         let entity = self.physics.entity(handle)?;
-        let leaving = self.later.as_ref().is_some_and(|later| later.entities.contains(&entity));
+        let leaving = self.later.as_ref().is_some_and(|later| later.is_leaving(entity));
         (!leaving).then_some(entity)
     }
 
