@@ -249,6 +249,13 @@ fn every_body_description_field_refuses_hostile_values_by_name_r_cfg_3() {
     let descs = hostile_descs();
     for (desc, field, allowed) in &descs {
         for kind in [BodyKind::Dynamic, BodyKind::Static, BodyKind::Kinematic] {
+            // A static or kinematic body's centre may lie outside the world, up to
+            // MAX_COORDINATE (`World::can_place`; the next test): only beyond is it refused.
+            let outside = *allowed == "inside the world" && kind != BodyKind::Dynamic;
+            if outside && desc.position.abs().max_element() <= MAX_COORDINATE {
+                continue;
+            }
+            let allowed = if outside { "within 1e9 px of the origin" } else { allowed };
             let error = invalid(world.add_body(BodyDesc { kind, ..*desc }));
             names(&error, field, allowed);
         }
@@ -258,6 +265,57 @@ fn every_body_description_field_refuses_hostile_values_by_name_r_cfg_3() {
     assert!(descs.len() >= 80, "{} hostile descriptions", descs.len());
     eprintln!("{} hostile body descriptions refused, of every kind", descs.len());
     keeps_running(&mut world, &live);
+}
+
+/// R-GAME-4, R-PLUG-1: the walls and the brake act on dynamic bodies only, so a static or a
+/// kinematic body may be placed, and teleported, with its centre outside the walls (a
+/// platform that slides in from off screen), up to `MAX_COORDINATE` on each axis; a dynamic
+/// one is refused there with the world's extent. Before, every kind was refused outside the
+/// walls, so a kinematic body that had left the world could not be given a new shape or kind
+/// (the plugin rebuilds the body), nor come back in a rebuilt `PhysicsWorld`.
+#[test]
+fn a_static_or_kinematic_body_may_be_placed_outside_the_walls_a_dynamic_one_not_r_game_4() {
+    let mut world = World::new(Vec2::new(800.0, 600.0), PhysicsConfig::default()).expect("world");
+    let still = |p: Vec2| BodyDesc::circle(20.0, p).fixed();
+    let moving = |p: Vec2| BodyDesc::rect(Vec2::splat(40.0), p).kinematic();
+    let mut placed = Vec::new();
+    for p in [Vec2::new(-300.0, 300.0), Vec2::new(400.0, 5000.0), Vec2::splat(-MAX_COORDINATE)] {
+        let error = invalid(world.add_body(BodyDesc::circle(20.0, p)));
+        names(&error, "position", "inside the world [0, 0] ..= [800, 600]");
+        for desc in [still(p), moving(p)] {
+            let handle = world.add_body(desc).expect("placed outside the walls");
+            placed.push((handle, p));
+        }
+    }
+    let far = Vec2::new(MAX_COORDINATE * 1.01, 300.0);
+    for desc in [still(far), moving(far)] {
+        names(&invalid(world.add_body(desc)), "position", "within 1e9 px of the origin");
+    }
+
+    // Teleports follow the same rule.
+    let inside = Vec2::new(400.0, 300.0);
+    let platform = world.add_body(moving(inside).with_velocity(Vec2::new(-600.0, 0.0)));
+    let platform = platform.expect("inside");
+    let ball = world.add_body(BodyDesc::circle(20.0, Vec2::new(200.0, 500.0))).expect("inside");
+    let out = Vec2::new(-500.0, 300.0);
+    world.set_position(platform, out).expect("a kinematic body teleported outside");
+    names(&invalid(world.set_position(ball, out)), "position", "inside the world");
+    names(&invalid(world.set_position(platform, far)), "position", "within 1e9 px");
+
+    // The world steps on: the static bodies stay, the platform moves on at its velocity,
+    // the ball stays inside, nothing turns NaN.
+    let dt = world.config().time_step;
+    for _ in 0..60 {
+        world.step(dt).expect("a valid step");
+    }
+    for (handle, p) in placed.into_iter().step_by(2) {
+        assert_eq!(world.body(handle).expect("kept").position(), p, "a static body moved");
+    }
+    let x = world.body(platform).expect("kept").position().x;
+    assert!((x - (-500.0 - 600.0 * 60.0 * dt)).abs() < 1e-2, "the platform at x = {x}");
+    let ball = world.body(ball).expect("kept").position();
+    assert!(world.contains_point(ball), "the ball at {ball}");
+    assert!(world.bodies().all(|(_, b)| b.position().is_finite()), "a NaN position");
 }
 
 /// Issue 7, R-TUN-1: huge but finite velocities and spins are not errors: they are clamped

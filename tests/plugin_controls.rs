@@ -510,3 +510,49 @@ fn a_removed_plugin_resource_is_put_back_with_one_warning_naming_it_r_plug_1() {
         assert!((y - (-300.0 + 20.0)).abs() < 2.0, "{removal:?}: rests at {y}");
     }
 }
+
+/// A kinematic body may leave the world (walls neither touch nor brake it, R-GAME-4), and a
+/// static one stays where it is when the walls are moved in past it. A removed
+/// `PhysicsWorld` came back with every other body entity in it, but these two were judged
+/// as new spawns and refused as lying outside the walls ("not simulated until its Transform
+/// or one of its physics components changes"): two bodies lost, although the world rebuilt
+/// in place of a removed one is to hold every body entity again.
+#[test]
+fn a_rebuilt_physics_world_keeps_the_bodies_that_lie_outside_the_walls_r_plug_1() {
+    let mut app = app();
+    controls(&mut app).gravity_enabled = false;
+    let kinematic = spawn(
+        &mut app,
+        (
+            Collider::circle(20.0),
+            RigidBody::Kinematic,
+            Transform::from_xyz(500.0, 0.0, 0.0),
+            LinearVelocity(Vec2::new(600.0, 0.0)),
+        ),
+    );
+    let scenery = spawn(
+        &mut app,
+        (Collider::rectangle(40.0, 40.0), RigidBody::Static, Transform::from_xyz(-500.0, 0.0, 0.0)),
+    );
+    // Half a second: the kinematic body is past the right wall (x = 640); then the walls
+    // move in past the static one.
+    frames(&mut app, 30);
+    app.world_mut().resource_mut::<PhysicsBounds>().0 =
+        Rect::from_center_size(Vec2::ZERO, Vec2::new(800.0, 600.0));
+    frames(&mut app, 2);
+    assert!(drawn(&app, kinematic).x > 700.0, "{}", drawn(&app, kinematic));
+    assert!(physics(&app).handle(scenery).is_some());
+    take_warnings(&mut app);
+
+    app.world_mut().remove_resource::<PhysicsWorld>();
+    let before = drawn(&app, kinematic).x;
+    app.update();
+    let warnings = take_warnings(&mut app);
+    assert_eq!(warnings.len(), 1, "only the removal is said: {warnings:?}");
+    for body in [kinematic, scenery] {
+        assert!(physics(&app).handle(body).is_some(), "{body} lost by the rebuilt world");
+    }
+    assert_eq!(physics(&app).len(), 2);
+    assert!(drawn(&app, kinematic).x > before, "the kinematic body moves on");
+    assert_eq!(drawn(&app, scenery), Vec2::new(-500.0, 0.0));
+}

@@ -310,3 +310,44 @@ fn a_kind_change_keeps_the_force_and_gravity_scale_for_when_the_body_is_dynamic_
     assert_eq!(get::<GravityScale>(&app, ball).0, 1.0, "put back to what a static body keeps");
     assert_eq!(get::<ConstantForce>(&app, ball).0, force, "the untouched force still waits");
 }
+
+/// A kinematic body may leave the world (walls neither touch nor brake it, R-GAME-4). Its
+/// new collider or kind rebuilds the body on the next step, but the rebuilt body was added
+/// as a new one, which the core refuses outside the walls: the new kind was put back to
+/// kinematic and the new collider to the old one, with a warning that blamed the collider
+/// ("Collider refused (… position …); the body keeps its old collider") although the
+/// collider asked for was valid, and the platform could never be dropped where it was.
+#[test]
+fn a_kinematic_body_past_the_walls_takes_a_new_kind_and_collider_r_game_4() {
+    let mut app = app();
+    gravity_off(&mut app);
+    let platform = spawn(
+        &mut app,
+        (
+            Collider::rectangle(80.0, 30.0),
+            RigidBody::Kinematic,
+            Transform::from_xyz(0.0, 300.0, 0.0),
+            LinearVelocity(Vec2::new(0.0, 600.0)),
+        ),
+    );
+    // A fifth of a second: 120 px up, past the ceiling at y = 360.
+    frames(&mut app, 12);
+    let y = get::<PhysicsPose>(&app, platform).current().translation.y;
+    assert!(y > 400.0, "at y = {y}");
+    assert!(take_warnings(&mut app).is_empty());
+
+    *app.world_mut().get_mut::<Collider>(platform).expect("collider") = Collider::circle(30.0);
+    frames(&mut app, 2);
+    let warnings = take_warnings(&mut app);
+    assert!(warnings.is_empty(), "the new collider was refused: {warnings:?}");
+    assert_eq!(get::<Collider>(&app, platform), Collider::circle(30.0));
+
+    *app.world_mut().get_mut::<RigidBody>(platform).expect("kind") = RigidBody::Static;
+    frames(&mut app, 2);
+    let warnings = take_warnings(&mut app);
+    assert!(warnings.is_empty(), "the new kind was refused: {warnings:?}");
+    assert_eq!(get::<RigidBody>(&app, platform), RigidBody::Static);
+    let handle = physics(&app).handle(platform).expect("simulated");
+    let body = physics(&app).world().body(handle).expect("a body");
+    assert_eq!(RigidBody::from_kind(body.kind()), RigidBody::Static);
+}

@@ -47,7 +47,7 @@
 //! |---|---|---|
 //! | [`Collider`], [`RigidBody`] | you | the body is (re)built on the next step |
 //! | [`PhysicsMaterial`] | you | new density, friction, restitution on the next step |
-//! | `Transform` | the plugin every frame; you to teleport | a teleport takes effect on the next step and wakes the island; a non-finite translation or rotation, or one outside the walls, is refused once and put back |
+//! | `Transform` | the plugin every frame; you to teleport | a teleport takes effect on the next step and wakes the island; a non-finite translation or rotation, or one outside the walls for a dynamic body, is refused once and put back |
 //! | `Transform::scale` | you | ignored: the collider keeps its size (said once per entity, unless the entity has [`VisualScale`]) |
 //! | `Transform::rotation` of a rectangle | the plugin | always the identity: rectangles never rotate; a rotation written is put back (said once per entity) |
 //! | `ChildOf` (a parent) | you | refused: a body with a parent is not simulated until `ChildOf` is removed |

@@ -56,7 +56,9 @@ use super::coords::CoordinateMapping;
 use super::events::{CollisionEventsEnabled, Sensor};
 use super::lifecycle::{RequiredPresent, UnlinkLater, refuse_incomplete};
 use super::physics_world::{PhysicsWarning, PhysicsWorld, WarnAndSend};
-use crate::physics::{Body, BodyDesc, BodyHandle, CollisionLayers, Input, Shape};
+use crate::physics::{
+    Body, BodyDesc, BodyHandle, BodyKind, CollisionLayers, Input, MAX_COORDINATE, Shape,
+};
 
 /// A core body's pose in Bevy's frame.
 pub(super) fn pose_of(mapping: CoordinateMapping, position: Vec2, angle: f32) -> BodyPose {
@@ -232,18 +234,20 @@ pub(crate) fn register_bodies(
             Some(body) => BodyDesc { shape, kind, ..body },
             None => {
                 let spawn =
-                    judge_spawn(&physics, &transform, parent).map(|(position, angle)| BodyDesc {
-                        shape,
-                        kind,
-                        material: material.0,
-                        position,
-                        velocity: mapping.vector_to_core(velocity.0),
-                        angle,
-                        angular_velocity: mapping.angle_to_core(spin.0),
-                        layers: layers.copied().unwrap_or_default(),
-                        sensor,
-                        collision_events,
-                        gravity_scale: 1.0,
+                    judge_spawn(&physics, &transform, kind, parent).map(|(position, angle)| {
+                        BodyDesc {
+                            shape,
+                            kind,
+                            material: material.0,
+                            position,
+                            velocity: mapping.vector_to_core(velocity.0),
+                            angle,
+                            angular_velocity: mapping.angle_to_core(spin.0),
+                            layers: layers.copied().unwrap_or_default(),
+                            sensor,
+                            collision_events,
+                            gravity_scale: 1.0,
+                        }
                     });
                 match spawn {
                     Ok(desc) => desc,
@@ -260,9 +264,18 @@ pub(crate) fn register_bodies(
             Err(error) => {
                 let message = match old.and_then(|h| physics.world().body(h)) {
                     Some(body) => {
+                        // Named by what changed: a kinematic body past the walls may take a
+                        // new collider there, but not become dynamic.
+                        let changed = match (body.shape() != shape, body.kind() != kind) {
+                            (true, true) => "Collider and RigidBody",
+                            (false, true) => "RigidBody",
+                            _ => "Collider",
+                        };
                         *collider = Collider::from_shape(body.shape());
                         *rigid_body = kind_of(body);
-                        format!("Collider refused ({error}); the body keeps its old collider")
+                        format!(
+                            "{changed} refused ({error}); the body keeps its old collider and kind"
+                        )
                     }
                     None => {
                         waiting.wait(entity, Until::spawn(parent));
@@ -288,10 +301,13 @@ pub(crate) fn register_bodies(
 }
 
 /// Judges a new body's place: its position and angle in the core's frame, or why it is
-/// refused (naming the field and what is allowed).
+/// refused (naming the field and what is allowed). A dynamic body's centre must lie inside
+/// the walls, a static or kinematic body's anywhere the core places one
+/// ([`World::can_place`](crate::physics::World::can_place)).
 fn judge_spawn(
     physics: &PhysicsWorld,
     transform: &Transform,
+    kind: BodyKind,
     parent: bool,
 ) -> Result<(Vec2, f32), String> {
     let mapping = physics.mapping();
@@ -302,14 +318,24 @@ fn judge_spawn(
     }
     let translation = transform.translation.truncate();
     let position = mapping.position_to_core(translation);
-    if !position.is_finite() || !physics.world().contains_point(position) {
-        let (min, max) = physics.world().bounds();
-        let walls = mapping.rect_to_bevy(min, max);
-        let problem = if position.is_finite() { "lies outside the walls" } else { "is not finite" };
+    if !position.is_finite() {
         return Err(format!(
-            "Transform translation {translation} {problem} (allowed: x and y inside the walls \
-             {walls:?})"
+            "Transform translation {translation} is not finite (allowed: finite x and y)"
         ));
+    }
+    if !physics.world().can_place(kind, position) {
+        let (min, max) = physics.world().bounds();
+        let allowed = match kind {
+            BodyKind::Dynamic => {
+                format!("x and y inside the walls {:?}", mapping.rect_to_bevy(min, max))
+            }
+            _ => format!("x and y within about {MAX_COORDINATE:e} px of the origin"),
+        };
+        let problem = match kind {
+            BodyKind::Dynamic => "lies outside the walls",
+            _ => "lies too far out",
+        };
+        return Err(format!("Transform translation {translation} {problem} (allowed: {allowed})"));
     }
     // z is not simulated, but it orders drawing and picking: a NaN would put the body above
     // every other in the picking and make the interpolation rewrite the `Transform` each frame.

@@ -3,15 +3,18 @@
 use super::*;
 
 impl World {
-    /// Teleports a body (no interpolation smear) and wakes its island.
+    /// Teleports a body (no interpolation smear) and wakes its island. The position is
+    /// checked as [`add_body`](Self::add_body) checks a new body's, for the body's kind
+    /// ([`can_place`](Self::can_place)).
     pub fn set_position(&mut self, handle: BodyHandle, position: Vec2) -> Result<(), PhysicsError> {
         self.edited();
         let index = self.slot_of(handle)?;
         if !position.is_finite() {
             return Err(invalid("position", position, "finite numbers"));
         }
-        if !self.contains_point(position) {
-            return Err(invalid("position", position, self.placement_range()));
+        let kind = self.slots[index].body.as_ref().map_or(BodyKind::Dynamic, |b| b.kind);
+        if !self.can_place(kind, position) {
+            return Err(invalid("position", position, self.placement_range(kind)));
         }
         self.wake_slot(index);
         self.wake_near(index);

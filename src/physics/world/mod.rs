@@ -271,19 +271,20 @@ impl World {
 
     /// Adds a body. The description is checked first: sizes from `MIN_BODY_SIZE` up, a
     /// positive finite density, friction in [0, 2], restitution in [0, 1], finite values,
-    /// a gravity scale in −100 ..= 100, and a centre inside the world (on the open side of
-    /// a switched-off wall, up to [`MAX_COORDINATE`] from the origin: see
-    /// [`contains_point`](Self::contains_point)).
+    /// a gravity scale in −100 ..= 100, and a centre where a body of its kind may be placed
+    /// ([`can_place`](Self::can_place)): a dynamic body's inside the world (on the open side
+    /// of a switched-off wall, up to [`MAX_COORDINATE`] from the origin), a static or
+    /// kinematic body's anywhere within [`MAX_COORDINATE`].
     /// A speed above `max_speed` is clamped (unless the rule switch `speed_limit` is off).
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, PhysicsError> {
         self.edited();
         let mut problems = Vec::new();
         desc.check(&mut problems);
-        if problems.is_empty() && !self.contains_point(desc.position) {
+        if problems.is_empty() && !self.can_place(desc.kind, desc.position) {
             problems.push(FieldError {
                 field: "position",
                 value: format!("{}", desc.position),
-                allowed: self.placement_range(),
+                allowed: self.placement_range(desc.kind),
             });
         }
         if !problems.is_empty() {

@@ -289,12 +289,29 @@ impl World {
         hash
     }
 
-    /// Whether `p` lies where a body's centre may be placed: inside the world rectangle,
-    /// which is open on the side of each switched-off wall (R-GAME-7) up to
+    /// Whether `p` lies where a dynamic body's centre may be placed: inside the world
+    /// rectangle, which is open on the side of each switched-off wall (R-GAME-7) up to
     /// [`MAX_COORDINATE`] from the origin.
     pub fn contains_point(&self, p: Vec2) -> bool {
         let (min, max) = self.placement_bounds();
         p.cmpge(min).all() && p.cmple(max).all()
+    }
+
+    /// Whether a body of `kind` may be placed (added, teleported) with its centre at `p`: a
+    /// dynamic body inside the walls ([`contains_point`](Self::contains_point)), a static or
+    /// kinematic one anywhere within [`MAX_COORDINATE`] of the origin on each axis.
+    ///
+    /// Why: the walls and the brake act on dynamic bodies only. A kinematic body leaves the
+    /// world at its velocity and a static one stays where [`set_bounds`](Self::set_bounds)
+    /// leaves it; a game that makes one out there (a platform sliding in from off screen), or
+    /// gives it a new shape or kind there, must not be refused for where it is.
+    pub fn can_place(&self, kind: BodyKind, p: Vec2) -> bool {
+        match kind {
+            BodyKind::Dynamic => self.contains_point(p),
+            BodyKind::Static | BodyKind::Kinematic => {
+                p.is_finite() && p.abs().max_element() <= MAX_COORDINATE
+            }
+        }
     }
 
     /// The description that would re-create the body of `handle` as it is now, with its

@@ -104,9 +104,10 @@ impl SceneFile {
     }
 
     /// Refuses a body whose centre lies where [`World::add_body`] would not place it in the
-    /// scene's world: outside the bounds, or beyond a switched-off wall farther than
-    /// [`MAX_COORDINATE`] from the origin. The error names the body (`bodies[i]`), its
-    /// position and the world's range.
+    /// scene's world ([`World::can_place`]): a dynamic body outside the bounds, or beyond a
+    /// switched-off wall farther than [`MAX_COORDINATE`] from the origin; a static or
+    /// kinematic one farther than that. The error names the body (`bodies[i]`), its position
+    /// and the range for its kind.
     ///
     /// [`to_world`](Self::to_world) loads such a body, since a world may hold one; this is for
     /// a caller that moves a file into walls of its own and wants refused what no longer fits
@@ -117,12 +118,12 @@ impl SceneFile {
         world.set_bounds(self.bounds.min, self.bounds.max).map_err(|e| located("bounds", e))?;
         let walls = self.walls;
         world.wall_enabled = [walls.left, walls.right, walls.top, walls.floor];
-        match self.bodies.iter().position(|body| !world.contains_point(body.position)) {
+        match self.bodies.iter().position(|body| !world.can_place(body.kind, body.position)) {
             Some(i) => Err(refuse(
                 format!("bodies[{i}]"),
                 "position",
                 self.bodies[i].position,
-                world.placement_range(),
+                world.placement_range(self.bodies[i].kind),
             )),
             None => Ok(()),
         }

@@ -56,10 +56,15 @@ impl World {
         (min.max(Vec2::splat(-MAX_COORDINATE)), max.min(Vec2::splat(MAX_COORDINATE)))
     }
 
-    /// Where a body's centre may be placed, for error messages.
-    pub(super) fn placement_range(&self) -> String {
-        let (min, max) = self.placement_bounds();
-        format!("inside the world {min} ..= {max}")
+    /// Where the centre of a body of `kind` may be placed, for error messages (see
+    /// [`can_place`](Self::can_place)).
+    pub(super) fn placement_range(&self, kind: BodyKind) -> String {
+        if kind == BodyKind::Dynamic {
+            let (min, max) = self.placement_bounds();
+            format!("inside the world {min} ..= {max}")
+        } else {
+            format!("within {MAX_COORDINATE:e} px of the origin on each axis")
+        }
     }
 }
 
