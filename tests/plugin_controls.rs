@@ -556,3 +556,32 @@ fn a_rebuilt_physics_world_keeps_the_bodies_that_lie_outside_the_walls_r_plug_1(
     assert!(drawn(&app, kinematic).x > before, "the kinematic body moves on");
     assert_eq!(drawn(&app, scenery), Vec2::new(-500.0, 0.0));
 }
+
+/// A dynamic body may lie outside the walls for a moment: the walls moved in past it (as a
+/// window shrinks) or a wall was switched on behind a ball that had flown out through it,
+/// and the next steps push it back in. A `PhysicsWorld` removed in that moment came back
+/// without it: the rebuilt world judged the entity as a new spawn, and a new dynamic body
+/// is refused outside the walls ("lies outside the walls … not simulated until its
+/// Transform or one of its physics components changes"), although every body entity is to
+/// join the rebuilt world again, and the old world would have kept it and brought it in.
+#[test]
+fn a_rebuilt_physics_world_keeps_a_dynamic_body_the_walls_moved_past_r_plug_1() {
+    let mut app = app();
+    controls(&mut app).gravity_enabled = false;
+    let ball = spawn(&mut app, (Collider::circle(20.0), Transform::from_xyz(-500.0, 0.0, 0.0)));
+    frames(&mut app, 2);
+    assert!(physics(&app).handle(ball).is_some());
+    take_warnings(&mut app);
+
+    // The walls move in past the ball (x = -400) in the frame the world is removed.
+    app.world_mut().resource_mut::<PhysicsBounds>().0 =
+        Rect::from_center_size(Vec2::ZERO, Vec2::new(800.0, 600.0));
+    app.world_mut().remove_resource::<PhysicsWorld>();
+    app.update();
+    let warnings = take_warnings(&mut app);
+    assert_eq!(warnings.len(), 1, "only the removal is said: {warnings:?}");
+    assert!(physics(&app).handle(ball).is_some(), "the ball lost by the rebuilt world");
+    frames(&mut app, 60);
+    let x = drawn(&app, ball).x;
+    assert!((-400.0..400.0).contains(&x), "the walls bring the ball in: at x = {x}");
+}

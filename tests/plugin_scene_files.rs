@@ -213,6 +213,33 @@ fn a_load_in_the_frame_a_plugin_resource_was_removed_loads_the_file_r_scn_1() {
     }
 }
 
+/// A clear asked for (`PhysicsControls::request_clear`, the panel's Clear) and a load queued
+/// after it in the same frame: the clear waited for the next step and then wiped the world
+/// the load had just put in place, entities and all. A load replaces the whole world, so it
+/// does what the clear asked; the loaded bodies stay, and so does a clear asked for after it.
+#[test]
+fn a_load_after_a_clear_asked_for_in_the_same_frame_keeps_the_loaded_bodies_r_scn_1() {
+    let original = pile();
+    let file = physics(&original).scene_file();
+    for clear_after_the_load in [false, true] {
+        let mut app = app_by_steps();
+        app.world_mut().spawn((Collider::circle(30.0), Transform::default())); // replaced
+        app.update();
+        app.world_mut().resource_mut::<PhysicsControls>().request_clear();
+        app.world_mut().commands().queue(LoadPhysicsScene(file.clone()));
+        app.world_mut().flush();
+        if clear_after_the_load {
+            app.world_mut().resource_mut::<PhysicsControls>().request_clear();
+        }
+        app.update();
+        let bodies = if clear_after_the_load { 0 } else { file.bodies.len() };
+        assert_eq!(physics(&app).len(), bodies, "cleared after the load: {clear_after_the_load}");
+        let mut entities = app.world_mut().query_filtered::<(), With<Collider>>();
+        assert_eq!(entities.iter(app.world()).count(), bodies);
+        assert!(take_warnings(&mut app).is_empty());
+    }
+}
+
 /// The step count a scene file's world starts at.
 fn file_steps(file: &SceneFile) -> u64 {
     file.to_world().expect("the file loads").step_count()

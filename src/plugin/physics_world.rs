@@ -108,6 +108,9 @@ pub struct PhysicsWorld {
     departed: Vec<(BodyHandle, Entity)>,
     /// The session being recorded or played back, if any (`recording.rs`).
     pub(crate) session: super::recording::Session,
+    /// The entities of a world rebuilt in place of a removed one that join it on its first
+    /// step at their last physics pose (`simulation::rebuilt_world`, `sync::register_bodies`).
+    pub(crate) rejoining: bevy::ecs::entity::EntityHashSet,
 }
 
 impl PhysicsWorld {
@@ -122,6 +125,7 @@ impl PhysicsWorld {
             pending_removals: Vec::new(),
             departed: Vec::new(),
             session: super::recording::Session::default(),
+            rejoining: Default::default(),
         }
     }
 

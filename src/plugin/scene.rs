@@ -119,6 +119,11 @@ pub(crate) fn adopt_world(
     for entity in marked {
         world.entity_mut(entity).remove::<Held>();
     }
+    // A clear asked for before it in this frame is done by it (the world is replaced whole);
+    // left standing, it ran in the next step and wiped the world just adopted.
+    if let Some(mut controls) = world.get_resource_mut::<PhysicsControls>() {
+        controls.clear_requested = false;
+    }
     let mut physics = world.resource_mut::<PhysicsWorld>();
     physics.replace_world(core);
     if release_held {

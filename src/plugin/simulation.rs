@@ -263,7 +263,8 @@ impl Plugin for PhysicsSimulationPlugin {
 /// `CoordinateMapping`, so the core's frame stays put), with the config, walls, wall
 /// switches and gravity the resources hold, and every entity that was simulated is marked
 /// for [`sync::register_bodies`], which adds it on the next step from its components, at its
-/// last physics pose ([`PhysicsPose::current`]), unless the game had teleported it since.
+/// last physics pose ([`PhysicsPose::current`]), unless the game had teleported it since (a
+/// dynamic body the walls had moved past comes in at the nearest place inside them).
 /// Contacts, sleep and a session being recorded start afresh; a body held by a pointer is let
 /// go; the rewind's snapshots, of a world with another step count, are dropped.
 fn rebuilt_world(
@@ -301,10 +302,10 @@ fn rebuilt_world(
     // back from: marked too, so that `register_bodies` refuses it with a warning and has it
     // wait until they are back (a filter on them would pass it by for good, unsaid).
     let mut bodies = world.query_filtered::<
-        (&mut Collider, Option<&PhysicsPose>, Option<&mut Transform>),
+        (Entity, &mut Collider, Option<&PhysicsPose>, Option<&mut Transform>),
         Without<ChildOf>,
     >();
-    for (mut collider, pose, transform) in bodies.iter_mut(world) {
+    for (entity, mut collider, pose, transform) in bodies.iter_mut(world) {
         if let (Some(pose), Some(mut transform)) = (pose, transform) {
             if pose.written_translation.is_none() {
                 continue; // refused at spawn: it waits for its data to change, as before
@@ -314,6 +315,7 @@ fn rebuilt_world(
                 transform.translation.x = now.translation.x;
                 transform.translation.y = now.translation.y;
                 transform.rotation = Quat::from_rotation_z(now.angle);
+                physics.rejoining.insert(entity);
             }
         }
         collider.set_changed();
@@ -328,4 +330,28 @@ fn rebuilt_world(
     }
     super::rewind::forget(world);
     physics
+}
+
+/// `at` (a core position) moved onto the world's side of each wall that is switched on, by
+/// as little as fits a body of `half` size there (onto the middle if it does not fit), as
+/// the walls would bring it in; `at` itself if the core places a dynamic body there.
+pub(super) fn inside_walls(core: &crate::physics::World, half: Vec2, at: Vec2) -> Vec2 {
+    use crate::physics::WallId;
+    if !at.is_finite() || core.contains_point(at) {
+        return at;
+    }
+    let (min, max) = core.bounds();
+    let on = |wall| core.wall_enabled(wall);
+    let axis = |p: f32, low: f32, high: f32, h: f32, (low_on, high_on): (bool, bool)| {
+        if low + h > high - h {
+            let out = (low_on && p < low) || (high_on && p > high);
+            return if out { 0.5 * (low + high) } else { p };
+        }
+        let p = if low_on { p.max(low + h) } else { p };
+        if high_on { p.min(high - h) } else { p }
+    };
+    Vec2::new(
+        axis(at.x, min.x, max.x, half.x, (on(WallId::Left), on(WallId::Right))),
+        axis(at.y, min.y, max.y, half.y, (on(WallId::Top), on(WallId::Floor))),
+    )
 }

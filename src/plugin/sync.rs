@@ -233,8 +233,19 @@ pub(crate) fn register_bodies(
             // The whole description, the gravity scale the core keeps apart included.
             Some(body) => BodyDesc { shape, kind, ..body },
             None => {
+                // A dynamic body a removed world held outside its walls (moved past it) rejoins
+                // the rebuilt one at the nearest place inside, where those walls took it.
+                let mut placed = *transform;
+                if kind == BodyKind::Dynamic && physics.rejoining.contains(&entity) {
+                    let at = mapping.position_to_core(placed.translation.truncate());
+                    let inside =
+                        super::simulation::inside_walls(physics.world(), shape.half_size(), at);
+                    let inside = mapping.position_to_bevy(inside);
+                    placed.translation.x = inside.x;
+                    placed.translation.y = inside.y;
+                }
                 let spawn =
-                    judge_spawn(&physics, &transform, kind, parent).map(|(position, angle)| {
+                    judge_spawn(&physics, &placed, kind, parent).map(|(position, angle)| {
                         BodyDesc {
                             shape,
                             kind,
@@ -298,6 +309,8 @@ pub(crate) fn register_bodies(
         }
         physics.link(entity, handle);
     }
+    // Each entity of a rebuilt world rejoins in its first step (or is refused, and waits).
+    physics.rejoining.clear();
 }
 
 /// Judges a new body's place: its position and angle in the core's frame, or why it is
@@ -325,15 +338,12 @@ fn judge_spawn(
     }
     if !physics.world().can_place(kind, position) {
         let (min, max) = physics.world().bounds();
-        let allowed = match kind {
+        let (problem, allowed) = match kind {
             BodyKind::Dynamic => {
-                format!("x and y inside the walls {:?}", mapping.rect_to_bevy(min, max))
+                let walls = mapping.rect_to_bevy(min, max);
+                ("lies outside the walls", format!("x and y inside the walls {walls:?}"))
             }
-            _ => format!("x and y within about {MAX_COORDINATE:e} px of the origin"),
-        };
-        let problem = match kind {
-            BodyKind::Dynamic => "lies outside the walls",
-            _ => "lies too far out",
+            _ => ("lies too far out", format!("x and y within about {MAX_COORDINATE:e} px")),
         };
         return Err(format!("Transform translation {translation} {problem} (allowed: {allowed})"));
     }
