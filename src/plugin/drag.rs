@@ -222,13 +222,19 @@ pub(crate) fn release_all(world: &mut World) -> DragState {
     if let Some(mut physics) = world.get_resource_mut::<PhysicsWorld>() {
         physics.release_held();
     }
-    // Disabled ones too: a held body disabled in the frame its world went still has it.
+    remove_held_markers(world);
+    DragState::default()
+}
+
+/// Takes every [`Held`] marker away, from disabled entities too (a held body disabled in the
+/// frame its world went, or lost its collider since its grip was taken, still has one): for
+/// a world whose grips are all gone.
+pub(crate) fn remove_held_markers(world: &mut World) {
     let marked: Vec<Entity> =
         world.query_filtered::<Entity, (With<Held>, Allow<Disabled>)>().iter(world).collect();
     for entity in marked {
         world.entity_mut(entity).remove::<Held>();
     }
-    DragState::default()
 }
 
 fn clear_pointer_capture(mut capture: ResMut<PointerCapture>) {

@@ -22,7 +22,7 @@ use bevy::prelude::*;
 use super::components::{Collider, PhysicsPose, Sleeping, body_components};
 use super::config::retime_world;
 use super::controls::{PhysicsBounds, PhysicsControls};
-use super::drag::{DragState, Held};
+use super::drag::{DragState, remove_held_markers};
 use super::events::{CollisionEventsEnabled, Sensor};
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
 use super::physics_world::{PhysicsWorld, WarnAndSend};
@@ -114,11 +114,7 @@ pub(crate) fn adopt_world(
     // Their `Held` markers went with them, but for an entity that lost its collider since
     // its grip was taken (the drag controller would have let go of it in the next frame):
     // no grip is left to let go of, so its marker goes here.
-    let marked: Vec<Entity> =
-        world.query_filtered::<Entity, (With<Held>, Allow<Disabled>)>().iter(world).collect();
-    for entity in marked {
-        world.entity_mut(entity).remove::<Held>();
-    }
+    remove_held_markers(world);
     // A clear asked for before it in this frame is done by it (the world is replaced whole);
     // left standing, it ran in the next step and wiped the world just adopted.
     if let Some(mut controls) = world.get_resource_mut::<PhysicsControls>() {
