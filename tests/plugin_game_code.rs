@@ -588,3 +588,51 @@ fn a_rotation_not_about_z_on_a_circle_is_refused_once_and_put_back_r_plug_2() {
     frames(&mut app, 5);
     assert!(take_warnings(&mut app).is_empty(), "warned once per write");
 }
+
+/// R-PLUG-1 (and the project's rule for bad input): every warning names the field and what
+/// is allowed. These six said what was wrong but not what is allowed: a velocity written to
+/// a static body ("… is not dynamic"), a required component removed from a simulated body,
+/// a body spawned with a parent and one given a parent, a scaled `Transform` and a turned
+/// rectangle. Each is made here once, in an app of its own, and must say "allowed".
+#[test]
+fn every_refusal_and_notice_names_what_is_allowed_r_plug_1() {
+    type Make = fn(&mut App, Entity);
+    let cases: [(&str, Make); 6] = [
+        ("a velocity written to a static body", |app, body| {
+            app.world_mut().entity_mut(body).insert(RigidBody::Static);
+            app.update();
+            take_warnings(app);
+            app.world_mut().entity_mut(body).insert(LinearVelocity(Vec2::new(50.0, 0.0)));
+        }),
+        ("a required component removed", |app, body| {
+            app.world_mut().entity_mut(body).remove::<PhysicsMaterial>();
+        }),
+        ("a body spawned with a parent", |app, _| {
+            let parent = spawn(app, Transform::default());
+            spawn(app, (Collider::circle(20.0), Transform::default(), ChildOf(parent)));
+        }),
+        ("a body given a parent", |app, body| {
+            let parent = spawn(app, Transform::default());
+            app.world_mut().entity_mut(body).insert(ChildOf(parent));
+        }),
+        ("a scaled Transform", |app, body| {
+            transform_mut(app, body).scale = Vec3::splat(2.0);
+        }),
+        ("a turned rectangle", |app, body| {
+            transform_mut(app, body).rotation = Quat::from_rotation_z(0.5);
+        }),
+    ];
+    for (what, make) in cases {
+        let mut app = one_step_frames();
+        let body =
+            spawn(&mut app, (Collider::rectangle(40.0, 40.0), Transform::from_xyz(0.0, 0.0, 0.0)));
+        app.update();
+        assert!(physics(&app).handle(body).is_some(), "{what}: simulated");
+        take_warnings(&mut app);
+        make(&mut app, body);
+        app.update();
+        let warnings = take_warnings(&mut app);
+        assert_eq!(warnings.len(), 1, "{what}: {warnings:?}");
+        assert!(warnings[0].message.contains("allowed"), "{what}: {}", warnings[0].message);
+    }
+}

@@ -365,8 +365,9 @@ pub(crate) fn put_back_required_components(
             &mut warnings,
             entity,
             format!(
-                "{names} removed from a simulated body, which needs {it} (to take a body out of \
-                 the simulation, remove its Collider or insert Disabled); put back from the body"
+                "{names} removed from a simulated body, which needs {it}; put back from the body \
+                 (allowed: to take a body out of the simulation, remove its Collider or insert \
+                 Disabled)"
             ),
         );
     }

@@ -326,7 +326,7 @@ fn judge_spawn(
     let mapping = physics.mapping();
     if parent {
         return Err("has a parent (ChildOf), and bodies must be top-level entities: the plugin \
-                    reads and writes Transform as world coordinates"
+                    reads and writes Transform as world coordinates (allowed: no ChildOf)"
             .into());
     }
     let translation = transform.translation.truncate();
@@ -412,9 +412,9 @@ pub(crate) fn leave_for_parent(
 }
 
 /// The warning about a body entity given a parent.
-const PARENTED: &str = "was given a parent (ChildOf), and bodies must be top-level entities: \
-                        the body left the simulation; the entity is not simulated until its \
-                        ChildOf is removed";
+const PARENTED: &str = "was given a parent (ChildOf), and bodies must be top-level entities \
+                        (allowed: no ChildOf): the body left the simulation; the entity is not \
+                        simulated until its ChildOf is removed";
 
 /// Refuses, as [`refuse_parented_body`] does, the body entities given a parent while
 /// [`PhysicsWorld`] was removed, for the world rebuilt in its place (which re-adds only the
@@ -523,8 +523,8 @@ pub(crate) fn apply_user_writes(
                 &mut warnings,
                 entity,
                 format!(
-                    "Transform scale {} is ignored: the collider keeps its size (scale the \
-                     Collider instead); this is said once per entity",
+                    "Transform scale {} is ignored: the collider keeps its size (allowed: scale \
+                     1; scale the Collider instead); this is said once per entity",
                     transform.scale
                 ),
             );
@@ -630,7 +630,7 @@ fn apply_transform(
                     entity,
                     format!(
                         "Transform rotation {rotation} is put back to the identity: rectangles \
-                         never rotate; this is said once per entity"
+                         never rotate (allowed: the identity); this is said once per entity"
                     ),
                 );
                 pose.rotation_noticed = true;

@@ -120,7 +120,8 @@ impl fmt::Display for PhysicsError {
             PhysicsError::StaleHandle(h) => write!(f, "{h} does not exist (removed or stale)"),
             PhysicsError::Invalid(e) => write!(f, "{e}"),
             PhysicsError::NotDynamic(h) => {
-                write!(f, "{h} is not dynamic (static or kinematic) and cannot be moved this way")
+                let why = "is not dynamic (static or kinematic) and cannot be moved this way";
+                write!(f, "{h} {why} (allowed: a dynamic body)")
             }
         }
     }
