@@ -331,27 +331,3 @@ fn rebuilt_world(
     super::rewind::forget(world);
     physics
 }
-
-/// `at` (a core position) moved onto the world's side of each wall that is switched on, by
-/// as little as fits a body of `half` size there (onto the middle if it does not fit), as
-/// the walls would bring it in; `at` itself if the core places a dynamic body there.
-pub(super) fn inside_walls(core: &crate::physics::World, half: Vec2, at: Vec2) -> Vec2 {
-    use crate::physics::WallId;
-    if !at.is_finite() || core.contains_point(at) {
-        return at;
-    }
-    let (min, max) = core.bounds();
-    let on = |wall| core.wall_enabled(wall);
-    let axis = |p: f32, low: f32, high: f32, h: f32, (low_on, high_on): (bool, bool)| {
-        if low + h > high - h {
-            let out = (low_on && p < low) || (high_on && p > high);
-            return if out { 0.5 * (low + high) } else { p };
-        }
-        let p = if low_on { p.max(low + h) } else { p };
-        if high_on { p.min(high - h) } else { p }
-    };
-    Vec2::new(
-        axis(at.x, min.x, max.x, half.x, (on(WallId::Left), on(WallId::Right))),
-        axis(at.y, min.y, max.y, half.y, (on(WallId::Top), on(WallId::Floor))),
-    )
-}

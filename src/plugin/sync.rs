@@ -236,13 +236,14 @@ pub(crate) fn register_bodies(
                 // A dynamic body a removed world held outside its walls (moved past it) rejoins
                 // the rebuilt one at the nearest place inside, where those walls took it.
                 let mut placed = *transform;
-                if kind == BodyKind::Dynamic && physics.rejoining.contains(&entity) {
-                    let at = mapping.position_to_core(placed.translation.truncate());
-                    let inside =
-                        super::simulation::inside_walls(physics.world(), shape.half_size(), at);
-                    let inside = mapping.position_to_bevy(inside);
-                    placed.translation.x = inside.x;
-                    placed.translation.y = inside.y;
+                let (at, core) =
+                    (mapping.position_to_core(placed.translation.truncate()), physics.world());
+                if kind == BodyKind::Dynamic
+                    && physics.rejoining.contains(&entity)
+                    && !core.contains_point(at)
+                {
+                    let inside = mapping.position_to_bevy(core.fit_inside(shape.half_size(), at));
+                    (placed.translation.x, placed.translation.y) = (inside.x, inside.y);
                 }
                 let spawn =
                     judge_spawn(&physics, &placed, kind, parent).map(|(position, angle)| {

@@ -103,14 +103,22 @@ impl World {
     /// [`MAX_COORDINATE`] of the origin, where bodies may be placed.
     pub(super) fn clamp_inside(&self, index: usize, target: Vec2) -> Vec2 {
         let half = self.slots[index].body.as_ref().map_or(Vec2::ZERO, |b| b.shape.half_size());
+        self.fit_inside(half, target)
+    }
+
+    /// `p` moved so that a body of half size `half` centred there fits in the world (centred
+    /// on an axis it cannot fit), a switched-off wall's side only within [`MAX_COORDINATE`]:
+    /// where the walls bring a body in. For drag targets, and for a dynamic body that joins a
+    /// world rebuilt by the plugin from outside its walls.
+    pub(crate) fn fit_inside(&self, half: Vec2, p: Vec2) -> Vec2 {
         let (min, max) = self.placement_bounds();
         let low = min + half;
         let high = max - half;
         // A body wider than the world (`low > high` on an axis) is centred on it.
         let centre = 0.5 * (min + max);
         Vec2::new(
-            if low.x <= high.x { target.x.clamp(low.x, high.x) } else { centre.x },
-            if low.y <= high.y { target.y.clamp(low.y, high.y) } else { centre.y },
+            if low.x <= high.x { p.x.clamp(low.x, high.x) } else { centre.x },
+            if low.y <= high.y { p.y.clamp(low.y, high.y) } else { centre.y },
         )
     }
 }
