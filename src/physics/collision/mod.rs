@@ -8,6 +8,7 @@
 //! rays and moving shapes, for the world's spatial queries (R-GAME-6).
 
 mod broad_phase;
+mod circle_batch;
 mod mixing;
 mod narrow_phase;
 mod pair_cap;
@@ -16,6 +17,7 @@ mod shape_cast;
 mod walls;
 
 pub(crate) use broad_phase::{BroadPhase, Proxy, ProxyState};
+pub(crate) use circle_batch::{CirclePairs, PAIRS, collide_circles};
 pub(crate) use mixing::{
     mixed_friction, mixed_restitution, pair_rolling_lever, wall_rolling_lever,
 };

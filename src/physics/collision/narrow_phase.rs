@@ -26,7 +26,7 @@ pub struct Manifold {
 pub const FALLBACK_NORMAL: Vec2 = Vec2::new(0.0, -1.0);
 
 /// Centres closer than this count as coincident (px).
-const COINCIDENT: f32 = 1.0e-6;
+pub(super) const COINCIDENT: f32 = 1.0e-6;
 
 /// Shapes this far apart or closer touch (px; deviation D11 of docs/physics.md): far above
 /// the rounding of positions in a world of thousands of px (a few 10⁻⁴ px), far below what

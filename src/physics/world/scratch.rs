@@ -52,6 +52,9 @@ pub(super) struct Scratch {
     pub(super) proxies: Vec<Proxy>,
     /// Per slot, what the narrow phase reads of its body (filled by `find_pairs`).
     pub(super) colliders: Vec<Collider>,
+    /// How many of the colliders are rectangles (`gather_bodies`): the narrow phase tests
+    /// the candidates of a world of circles four at a time.
+    pub(super) rectangles: usize,
     /// Wall contacts and their keys found by `gather_bodies`, for `collide_walls`.
     pub(super) wall_contacts: Vec<SolverContact>,
     pub(super) wall_keys: Vec<PairKey>,

@@ -188,7 +188,7 @@ impl World {
             restitution: self.config.wall_restitution,
             rolling_resistance: self.config.rolling_resistance,
         };
-        let mut moving_kinematic = 0;
+        let (mut moving_kinematic, mut rectangles) = (0, 0);
         let per_slot = self.scratch.colliders.iter_mut().zip(self.scratch.awake_dynamic.iter_mut());
         for (index, (slot, (collider, awake_flag))) in self.slots.iter().zip(per_slot).enumerate() {
             let Some(body) = &slot.body else {
@@ -204,7 +204,10 @@ impl World {
             moving_kinematic += usize::from(pairs && !awake);
             let state = if pairs { ProxyState::Awake } else { ProxyState::Passive };
             let grow = match body.shape {
-                Shape::Rect { .. } => grow_box,
+                Shape::Rect { .. } => {
+                    rectangles += 1;
+                    grow_box
+                }
                 Shape::Circle { .. } => grow_circle,
             };
             proxies.push(Proxy { index: index as u32, min: min - grow, max: max + grow, state });
@@ -230,6 +233,7 @@ impl World {
             }
         }
         self.scratch.moving_kinematic = moving_kinematic;
+        self.scratch.rectangles = rectangles;
         // Which awake dynamic bodies are set into others (D16), per solver index (the walls,
         // never set into anything, after the slots): read only while one may be, so built
         // only then, in a pass of its own (a body's flag lies in another cache line than
@@ -296,74 +300,49 @@ impl World {
     /// A sensor's overlaps are set aside for the events, without a contact (R-GAME-2); an
     /// overlap of two sensors is dropped.
     pub(super) fn collide_bodies(&mut self) {
-        let rolling_resistance = self.config.rolling_resistance;
         let down = self.stacking_direction();
         // At most one contact per pair: room for one per candidate, so the pushes below
         // never allocate in the steady state.
         let candidates = self.scratch.pairs.len();
-        let contacts = &mut self.scratch.contacts;
-        let keys = &mut self.scratch.contact_keys;
-        contacts.clear();
-        keys.clear();
-        contacts.reserve(candidates);
-        keys.reserve(candidates);
         let colliders = &self.scratch.colliders[..];
-        let flags = (self.flagged_bodies > 0).then_some(&self.scratch.contact_flags[..]);
-        let overlaps = &mut self.scratch.sensor_overlaps;
-        overlaps.clear();
-        // A contact deeper than one step's motion makes (D16): one predicted compare per
-        // contact here, the rest after the loop and only when needed.
-        let mut deep_found = false;
-        // The broad phase pairs only slots that hold a body, so both colliders are real.
-        for &(ia, ib) in &self.scratch.pairs {
-            // A is the body of the lower handle index, whatever slots the two are stored in
-            // now: a pair keeps its orientation, and so its warm-start key and the sign of
-            // its impulses, when `reorder_slots` moves the bodies.
-            let (ia, ib) = if colliders[ia as usize].handle_bits as u32
-                <= colliders[ib as usize].handle_bits as u32
-            {
-                (ia, ib)
-            } else {
-                (ib, ia)
-            };
-            let (a, b) = (&colliders[ia as usize], &colliders[ib as usize]);
-            let Some(m) =
-                collision::collide_in_step((&a.shape, a.position), (&b.shape, b.position), down)
-            else {
-                continue;
-            };
-            // Tested per contact rather than per candidate, and only while some body has
-            // flags: the loop of a world without sensors gains one predicted branch.
-            if let Some(flags) = flags {
-                let sensors = sensor_bits(flags[ia as usize], flags[ib as usize]);
-                // A sensor overlaps or not: a box still a gap apart (D14) is not inside it.
-                if sensors == SENSOR && m.depth >= 0.0 {
-                    overlaps.push(SensorOverlap { a: ia, b: ib, manifold: m });
-                }
-                if sensors != 0 {
-                    continue; // two sensors: nothing
+        let mut found = FoundContacts {
+            colliders,
+            flags: (self.flagged_bodies > 0).then_some(&self.scratch.contact_flags[..]),
+            rolling_resistance: self.config.rolling_resistance,
+            contacts: &mut self.scratch.contacts,
+            keys: &mut self.scratch.contact_keys,
+            overlaps: &mut self.scratch.sensor_overlaps,
+            deep_found: false,
+        };
+        found.contacts.clear();
+        found.keys.clear();
+        found.overlaps.clear();
+        found.contacts.reserve(candidates);
+        found.keys.reserve(candidates);
+        // A world of circles (at most one body in eight a rectangle) tests its candidates
+        // four at a time: four pairs of circles side by side, the same bits as one by one
+        // (`collision::collide_circles`): the narrow phase of 4,000 circles at rest takes
+        // 0.11 ms instead of 0.16–0.26 ms (`rain_4000`, sleeping off). In worlds with more
+        // rectangles few fours are all circles, and trying cost more than it saved (the
+        // narrow phase of `mixed_2000` 0.043 → 0.055 ms). The contacts keep the order of
+        // the candidates either way.
+        let pairs = &self.scratch.pairs[..];
+        let (quads, one_by_one) = if self.scratch.rectangles * 8 <= colliders.len() {
+            pairs.as_chunks::<{ collision::PAIRS }>()
+        } else {
+            (&[][..], pairs)
+        };
+        for quad in quads {
+            if !found.test_circles(quad) {
+                for &pair in quad {
+                    found.test(pair, down);
                 }
             }
-            deep_found |= m.depth > collision::EMBEDDED_DEPTH;
-            // Friction mixes by geometric mean (a smooth partner makes the contact smooth),
-            // restitution by maximum (a rubber ball bounces off a wooden block) (§7, §8).
-            let friction = collision::mixed_friction(a.friction, b.friction);
-            let restitution = collision::mixed_restitution(a.restitution, b.restitution);
-            let lever = collision::pair_rolling_lever(a.curvature, b.curvature);
-            contacts.push(SolverContact::new(
-                ia,
-                ib,
-                m.normal,
-                m.depth,
-                m.point,
-                m.point - a.position,
-                m.point - b.position,
-                friction,
-                restitution,
-                rolling_resistance * lever,
-            ));
-            keys.push((a.handle_bits, b.handle_bits));
         }
+        for &pair in one_by_one {
+            found.test(pair, down);
+        }
+        let deep_found = found.deep_found;
         if deep_found || !self.scratch.embedded.is_empty() {
             self.embed_bodies(down);
         }
@@ -591,4 +570,109 @@ pub(super) fn clamp_speed(body: &mut Body, max_speed: f32, max_spin: f32) {
 pub(super) fn integrate_position(body: &mut Body, dt: f32) {
     body.position += body.velocity * dt;
     body.angle += body.angular_velocity * dt;
+}
+
+/// Where the narrow phase puts what it finds (`World::collide_bodies`).
+struct FoundContacts<'a> {
+    colliders: &'a [Collider],
+    /// The bodies' flags, while some body has any.
+    flags: Option<&'a [u8]>,
+    rolling_resistance: f32,
+    contacts: &'a mut Vec<SolverContact>,
+    keys: &'a mut Vec<PairKey>,
+    overlaps: &'a mut Vec<SensorOverlap>,
+    /// Whether a contact is deeper than one step's motion makes (D16): one predicted compare
+    /// per contact here, the rest after the loop and only when needed.
+    deep_found: bool,
+}
+
+impl FoundContacts<'_> {
+    /// The pair with A the body of the lower handle index, whatever slots the two are stored
+    /// in now: a pair keeps its orientation, and so its warm-start key and the sign of its
+    /// impulses, when `reorder_slots` moves the bodies.
+    #[inline(always)]
+    fn oriented(&self, (ia, ib): (u32, u32)) -> (u32, u32) {
+        let bits = |i: u32| self.colliders[i as usize].handle_bits as u32;
+        if bits(ia) <= bits(ib) { (ia, ib) } else { (ib, ia) }
+    }
+
+    /// Tests one candidate pair (`collision::collide_in_step`). The broad phase pairs only
+    /// slots that hold a body, so both colliders are real.
+    #[inline(always)]
+    fn test(&mut self, pair: (u32, u32), down: Option<Vec2>) {
+        let (ia, ib) = self.oriented(pair);
+        let (a, b) = (&self.colliders[ia as usize], &self.colliders[ib as usize]);
+        if let Some(m) =
+            collision::collide_in_step((&a.shape, a.position), (&b.shape, b.position), down)
+        {
+            self.add(ia, ib, m);
+        }
+    }
+
+    /// Tests four candidate pairs side by side if all are pairs of circles
+    /// (`collision::collide_circles`, with `collide_in_step`'s tolerance), and returns
+    /// whether they were.
+    #[inline(always)]
+    fn test_circles(&mut self, quad: &[(u32, u32); collision::PAIRS]) -> bool {
+        let mut circles = collision::CirclePairs::default();
+        let mut oriented = [(0, 0); collision::PAIRS];
+        for (i, &pair) in quad.iter().enumerate() {
+            let (ia, ib) = self.oriented(pair);
+            let (a, b) = (&self.colliders[ia as usize], &self.colliders[ib as usize]);
+            let (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) = (a.shape, b.shape)
+            else {
+                return false;
+            };
+            (circles.centre_a[i], circles.radius_a[i]) = (a.position, ra);
+            (circles.centre_b[i], circles.radius_b[i]) = (b.position, rb);
+            oriented[i] = (ia, ib);
+        }
+        let found = collision::collide_circles(&circles, collision::CONTACT_TOLERANCE);
+        for (&(ia, ib), m) in oriented.iter().zip(found) {
+            if let Some(m) = m {
+                self.add(ia, ib, m);
+            }
+        }
+        true
+    }
+
+    /// Adds the contact `m` of the colliders `ia` and `ib` (A the lower handle index): a
+    /// solver contact with its warm-start key, or a sensor's overlap (R-GAME-2), or nothing
+    /// for two sensors. Always inlined: the narrow phase's loop calls it from two places,
+    /// and out of line it slowed the one-by-one tests of boxes by half.
+    #[inline(always)]
+    fn add(&mut self, ia: u32, ib: u32, m: collision::Manifold) {
+        let (a, b) = (&self.colliders[ia as usize], &self.colliders[ib as usize]);
+        // Tested per contact rather than per candidate, and only while some body has flags:
+        // the loop of a world without sensors gains one predicted branch.
+        if let Some(flags) = self.flags {
+            let sensors = sensor_bits(flags[ia as usize], flags[ib as usize]);
+            // A sensor overlaps or not: a box still a gap apart (D14) is not inside it.
+            if sensors == SENSOR && m.depth >= 0.0 {
+                self.overlaps.push(SensorOverlap { a: ia, b: ib, manifold: m });
+            }
+            if sensors != 0 {
+                return; // two sensors: nothing
+            }
+        }
+        self.deep_found |= m.depth > collision::EMBEDDED_DEPTH;
+        // Friction mixes by geometric mean (a smooth partner makes the contact smooth),
+        // restitution by maximum (a rubber ball bounces off a wooden block) (§7, §8).
+        let friction = collision::mixed_friction(a.friction, b.friction);
+        let restitution = collision::mixed_restitution(a.restitution, b.restitution);
+        let lever = collision::pair_rolling_lever(a.curvature, b.curvature);
+        self.contacts.push(SolverContact::new(
+            ia,
+            ib,
+            m.normal,
+            m.depth,
+            m.point,
+            m.point - a.position,
+            m.point - b.position,
+            friction,
+            restitution,
+            self.rolling_resistance * lever,
+        ));
+        self.keys.push((a.handle_bits, b.handle_bits));
+    }
 }
