@@ -407,6 +407,47 @@ fn a_body_despawned_inside_a_resource_scope_of_the_physics_world_leaves_the_core
     assert_eq!(physics(&app).world().body_count(), 2, "and nothing else in the core");
 }
 
+/// A despawn, a removed collider or `Disabled` inside `World::resource_scope::<PhysicsWorld>`
+/// cannot reach the entity ↔ body map, and the map went on naming those entities until the
+/// next frame began: every system after the scope in that frame got the despawned entity
+/// from `PhysicsWorld::entity` and a body from `PhysicsWorld::handle`. Now the map forgets
+/// them the moment the scope ends, and their bodies leave the core in the next step.
+#[test]
+fn the_map_forgets_bodies_that_left_inside_a_resource_scope_when_it_ends_r_plug_3() {
+    use bevy::ecs::entity_disabling::Disabled;
+
+    let mut app = app();
+    let ball = |x: f32| (Collider::circle(20.0), Transform::from_xyz(x, 100.0, 0.0));
+    let [despawned, stripped, disabled, kept] =
+        [-300.0, -100.0, 100.0, 300.0].map(|x| spawn(&mut app, ball(x)));
+    frames(&mut app, 2);
+    let handles = [despawned, stripped, disabled].map(|e| physics(&app).handle(e).expect("body"));
+    app.world_mut().resource_scope(|world, physics: Mut<PhysicsWorld>| {
+        world.despawn(despawned);
+        world.entity_mut(stripped).remove::<Collider>();
+        world.entity_mut(disabled).insert(Disabled);
+        // Inside the scope the map cannot know yet.
+        assert_eq!(physics.len(), 4);
+    });
+    for (entity, handle) in [despawned, stripped, disabled].into_iter().zip(handles) {
+        assert_eq!(physics(&app).handle(entity), None, "{entity} forgotten at the scope's end");
+        assert_eq!(physics(&app).entity(handle), None, "{handle:?} names no entity");
+    }
+    assert_eq!(physics(&app).len(), 1);
+    assert!(physics(&app).handle(kept).is_some(), "the others stay as they were");
+    app.update();
+    assert_eq!(physics(&app).world().body_count(), 1, "the three bodies left the core");
+    assert!(
+        app.world().get::<Collider>(stripped).is_none() && app.world().get_entity(stripped).is_ok()
+    );
+
+    // The disabled one comes back when enabled, as outside a scope.
+    app.world_mut().entity_mut(disabled).remove::<Disabled>();
+    frames(&mut app, 2);
+    assert!(physics(&app).handle(disabled).is_some(), "simulated again");
+    assert_eq!(physics(&app).world().body_count(), 2);
+}
+
 /// Bevy's `Disabled` hides an entity from every query that does not name it, the plugin's
 /// included: a disabled floor stayed in the core, invisible and still holding the ball up,
 /// and a disabled ball kept moving in the core while its entity stood still. Now a disabled

@@ -162,9 +162,10 @@ fn hostile_query_input_is_an_error_naming_the_field_r_game_6() {
 
 /// How a body leaves the simulation in the middle of a frame: its body stays in the core
 /// until the next frame starts, with no entity to name. Done inside
-/// `World::resource_scope::<PhysicsWorld>`, the entity even stays linked until then; the
+/// `World::resource_scope::<PhysicsWorld>`, the entity stayed linked until then, and the
 /// queries of that frame named it (first a despawned one; after that fix, still a parented
-/// one, since only the despawned were skipped). Every way answers as for any body that left.
+/// one, since only the despawned were skipped); now it is unlinked when the scope ends.
+/// Every way answers as for any body that left.
 #[derive(Clone, Copy, Debug)]
 enum Departure {
     Despawned,
@@ -197,9 +198,13 @@ fn a_body_that_left_this_frame_neither_answers_nor_hides_what_lies_behind_it_r_g
             }
         };
         if in_scope {
-            app.world_mut().resource_scope(|world, _: Mut<PhysicsWorld>| depart(world));
+            let linked = app.world_mut().resource_scope(|world, physics: Mut<PhysicsWorld>| {
+                depart(world);
+                physics.handle(near).is_some()
+            });
             // Not vacuous: inside the scope the body could not be unlinked at once.
-            assert!(physics(&app).handle(near).is_some(), "{departure:?}: linked until the next");
+            assert!(linked, "{departure:?}: linked while the scope runs");
+            assert_eq!(physics(&app).handle(near), None, "{departure:?}: unlinked at its end");
         } else {
             depart(app.world_mut());
             assert_eq!(physics(&app).handle(near), None, "{departure:?}: unlinked at once");

@@ -7,8 +7,9 @@
 //! in the next frame and in the next fixed step. A hook rather than `RemovedComponents`
 //! because the fixed loop may not run in a given frame, and removal messages do not wait for
 //! it. A despawn inside `World::resource_scope::<PhysicsWorld>`, which takes the resource
-//! out of the world while it runs, is unlinked at the start of the next frame or step instead
-//! ([`UnlinkLater`]), as are a disabled body and a body given a parent there.
+//! out of the world while it runs, is noted in [`UnlinkLater`] and unlinked as soon as the
+//! resource is back ([`unlink_on_return`]), as are a disabled body and a body given a parent
+//! there.
 //!
 //! Removing one of the components a [`Collider`] requires (`Transform`, the velocities,
 //! [`PhysicsPose`], [`RigidBody`], [`PhysicsMaterial`]) from a simulated body is refused as
@@ -39,7 +40,7 @@ use bevy::prelude::*;
 use super::components::{
     AngularVelocity, Collider, LinearVelocity, PhysicsMaterial, PhysicsPose, RigidBody, Sleeping,
 };
-use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::physics_world::{PhysicsWarning, PhysicsWorld, WarnAndSend};
 use super::sync::{WaitingBodies, kind_of, leave_for_parent, pose_of, refuse};
 
 /// Takes the body of an entity given Bevy's `Disabled` out of the simulation, as a despawn
@@ -94,9 +95,10 @@ pub(crate) fn rejoin_when_enabled(
 ///
 /// While [`PhysicsWorld`] is out of the world (taken by `World::resource_scope`, or removed
 /// and put back by hand), the hook cannot reach the entity ↔ body map; it notes the entity in
-/// [`UnlinkLater`] instead, one push, and [`remove_despawned_bodies`] unlinks it first thing
-/// in the next frame or fixed step. Without that, the body stayed in the core for good with
-/// no entity: invisible, and still in everyone's way.
+/// [`UnlinkLater`] instead, one push, and [`unlink_on_return`] unlinks it when the resource
+/// is back ([`remove_despawned_bodies`] first thing in the next frame or fixed step, if it is
+/// not by then). Without that, the body stayed in the core for good with no entity:
+/// invisible, and still in everyone's way.
 pub(crate) fn unlink_body(mut world: DeferredWorld, context: HookContext) {
     if let Some(mut physics) = world.get_resource_mut::<PhysicsWorld>() {
         physics.unlink_and_queue(context.entity);
@@ -107,8 +109,9 @@ pub(crate) fn unlink_body(mut world: DeferredWorld, context: HookContext) {
 
 /// Entities to unlink that were noted while [`PhysicsWorld`] was out of the world (inside a
 /// `World::resource_scope::<PhysicsWorld>`): despawned, their collider removed, disabled, or
-/// given a parent. [`remove_despawned_bodies`] unlinks them before anything else looks at the
-/// bodies. Empty but in the rarest of cases, so the hook's common path stays one call.
+/// given a parent. [`unlink_on_return`] unlinks them when the resource is back, or
+/// [`remove_despawned_bodies`] before anything else looks at the bodies. Empty but in the
+/// rarest of cases, so the hook's common path stays one call.
 ///
 /// An entity noted here is unlinked only if it is still linked to a body under the same
 /// `Entity` (index and generation), so a later entity that reuses the index is never taken
@@ -130,6 +133,52 @@ impl UnlinkLater {
     pub(crate) fn is_leaving(&self, entity: Entity) -> bool {
         self.entities.contains(&entity) || self.parented.contains(&entity)
     }
+
+    /// Unlinks the noted entities from `physics`, and refuses the noted children that still
+    /// have a parent (`has_parent`) as [`refuse_parented_body`](super::sync::refuse_parented_body)
+    /// does. A child despawned or disabled since has left already, and a disabled one is
+    /// judged when enabled.
+    fn unlink(
+        &mut self,
+        physics: &mut PhysicsWorld,
+        waiting: &mut WaitingBodies,
+        warnings: &mut impl WarnAndSend,
+        has_parent: impl Fn(Entity) -> bool,
+    ) {
+        for entity in self.entities.drain(..) {
+            physics.unlink_and_queue(entity);
+        }
+        for entity in self.parented.drain(..) {
+            if has_parent(entity) {
+                leave_for_parent(physics, waiting, warnings, entity);
+            }
+        }
+    }
+}
+
+/// Unlinks the entities noted in [`UnlinkLater`] as soon as [`PhysicsWorld`] is back in the
+/// world: at the end of a `World::resource_scope::<PhysicsWorld>` (Bevy inserts the resource
+/// again), or when a removed one is put back. Without this the entity ↔ body map kept naming
+/// them until the next frame or fixed step began: `PhysicsWorld::entity` handed out an entity
+/// despawned in the scope, and `PhysicsWorld::handle` a body for it, to every system that ran
+/// after the scope in that frame.
+pub(crate) fn unlink_on_return(
+    _returned: On<Insert, PhysicsWorld>,
+    physics: Option<ResMut<PhysicsWorld>>,
+    later: Option<ResMut<UnlinkLater>>,
+    waiting: Option<ResMut<WaitingBodies>>,
+    parented: Query<(), With<ChildOf>>,
+    mut warnings: MessageWriter<PhysicsWarning>,
+) {
+    let (Some(mut physics), Some(mut later)) = (physics, later) else { return };
+    let Some(mut waiting) = waiting else {
+        // Removed by hand: the children wait for the next frame, which puts it back first.
+        for entity in later.entities.drain(..) {
+            physics.unlink_and_queue(entity);
+        }
+        return;
+    };
+    later.unlink(&mut physics, &mut waiting, &mut warnings, |entity| parented.contains(entity));
 }
 
 /// Takes the bodies of the entities despawned since it last ran out of the core, in one call
@@ -150,19 +199,8 @@ pub(crate) fn remove_despawned_bodies(
 ) {
     let Some(mut physics) = physics else { return };
     // Those the hook and the observers could not unlink while the resource was out of the
-    // world. A child is refused only if it still has a parent and is neither despawned nor
-    // disabled (those have left already, and a disabled one is judged when enabled).
-    if !later.entities.is_empty() || !later.parented.is_empty() {
-        let UnlinkLater { entities, parented: children } = &mut *later;
-        for entity in entities.drain(..) {
-            physics.unlink_and_queue(entity);
-        }
-        for entity in children.drain(..) {
-            if parented.contains(entity) {
-                leave_for_parent(&mut physics, &mut waiting, &mut warnings, entity);
-            }
-        }
-    }
+    // world, if it has not come back since (`unlink_on_return` unlinks them then).
+    later.unlink(&mut physics, &mut waiting, &mut warnings, |entity| parented.contains(entity));
     for entity in physics.pending_entities() {
         // Despawned entities fail `contains`: one lookup each.
         if sleeping.contains(entity) {

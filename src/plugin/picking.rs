@@ -222,7 +222,7 @@ pub struct BodyHover<'w, 's> {
     hover: Option<Res<'w, HoverMap>>,
     rays: BodyRays<'w, 's>,
     /// The entities that left the simulation while [`PhysicsWorld`] was out of the world
-    /// (`World::resource_scope`), still linked to their bodies until the next frame or step.
+    /// (`World::resource_scope`), if its return could not unlink them (see `SpatialQuery`).
     later: Option<Res<'w, UnlinkLater>>,
 }
 

@@ -240,6 +240,7 @@ impl Plugin for PhysicsSimulationPlugin {
             )
             .add_observer(sync::refuse_parented_body)
             .add_observer(lifecycle::leave_when_disabled)
+            .add_observer(lifecycle::unlink_on_return)
             .add_observer(lifecycle::rejoin_when_enabled)
             .add_observer(motion::note_removed_layers)
             // A new speed and its max delta, together, for the next frame's time update; the

@@ -108,13 +108,13 @@ pub struct SpatialHit {
 /// what lies behind it: a ray through its place hits the next body or wall. Such a body is
 /// one added to the core directly (through [`PhysicsWorld::world_mut`]), or one whose entity
 /// left the simulation in this frame (despawned, its `Collider` removed, given a parent,
-/// disabled), which the core keeps until the next frame starts; also one whose entity did so
-/// inside `World::resource_scope::<PhysicsWorld>`, which stays linked until then.
+/// disabled), which the core keeps until the next frame starts.
 #[derive(SystemParam)]
 pub struct SpatialQuery<'w> {
     physics: Res<'w, PhysicsWorld>,
     /// The entities that left the simulation while [`PhysicsWorld`] was out of the world,
-    /// still linked to their bodies until the next frame or step unlinks them.
+    /// still linked to their bodies if its return could not unlink them (a resource of the
+    /// plugin was missing then) until the next frame or step does.
     later: Option<Res<'w, UnlinkLater>>,
 }
 

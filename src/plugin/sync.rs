@@ -376,8 +376,8 @@ pub(super) fn kind_of(body: &Body) -> RigidBody {
 ///
 /// While [`PhysicsWorld`] is out of the world (`World::resource_scope::<PhysicsWorld>`), the
 /// observer cannot reach the entity ↔ body map: it notes the entity in [`UnlinkLater`], and
-/// [`remove_despawned_bodies`](super::lifecycle::remove_despawned_bodies) refuses it the same
-/// way first thing in the next frame or fixed step, if it still has a parent then. Without
+/// [`unlink_on_return`](super::lifecycle::unlink_on_return) refuses it the same way when the
+/// resource is back, if it still has a parent then. Without
 /// that, the body stayed simulated in world space while its entity was drawn relative to its
 /// parent, and nothing was said.
 pub(crate) fn refuse_parented_body(
@@ -403,12 +403,12 @@ pub(crate) fn refuse_parented_body(
 pub(crate) fn leave_for_parent(
     physics: &mut PhysicsWorld,
     waiting: &mut WaitingBodies,
-    warnings: &mut MessageWriter<PhysicsWarning>,
+    warnings: &mut impl WarnAndSend,
     entity: Entity,
 ) {
     if physics.unlink_and_queue(entity) {
         waiting.wait(entity, Until::Unparented);
-        refuse(warnings, entity, PARENTED.into());
+        warnings.warn_and_send(Some(entity), format!("entity {entity}: {PARENTED}"));
     }
 }
 
