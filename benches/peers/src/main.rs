@@ -7,7 +7,7 @@
 //! benches/run_peers.sh --only rain --engines ours,box2d --runs 1
 //! ```
 //!
-//! Options: `--quick`, `--runs N` (default 3, the best run counts), `--only PREFIX,…` (scene
+//! Options: `--quick`, `--runs N` (default 5, the best run counts), `--only PREFIX,…` (scene
 //! names), `--engines NAME,…` (`ours`, `box2d`, `rapier`), `--no-scaling`, `--no-write`. The
 //! files are written only by an unfiltered run, so the published table is always complete.
 //!
@@ -75,7 +75,7 @@ struct Options {
 impl Options {
     fn parse() -> Result<Self, String> {
         let mut options = Options {
-            runs: 3,
+            runs: 5,
             quick: false,
             only: Vec::new(),
             engines: EngineKind::ALL.to_vec(),
