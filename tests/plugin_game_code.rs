@@ -364,6 +364,41 @@ fn a_body_given_a_parent_inside_a_resource_scope_is_refused_too_r_plug_2() {
     assert_eq!(physics(&app).world().body_count(), 0, "the despawned body left the core");
 }
 
+/// An exclusive system may hold the warnings' queue (`Messages<PhysicsWarning>`) in a
+/// `World::resource_scope` while it changes bodies. The observers that refuse a body given a
+/// parent, and that unlink bodies when [`PhysicsWorld`] comes back from a scope, required that
+/// queue: Bevy panicked that the message was not initialized (found by a fuzzing round). Now
+/// nothing panics, a body despawned there leaves the map as the inner scope ends, and each
+/// refusal is said in the next frame, once.
+#[test]
+fn changes_inside_a_scope_of_the_warnings_queue_neither_panic_nor_lose_a_warning_r_plug_1() {
+    let mut app = one_step_frames();
+    let parent = spawn(&mut app, Transform::from_xyz(100.0, 50.0, 0.0));
+    let ball = |x: f32| (Collider::circle(20.0), Transform::from_xyz(x, 0.0, 0.0));
+    let [despawned, in_both, in_one] = [-200.0, 0.0, 200.0].map(|x| spawn(&mut app, ball(x)));
+    frames(&mut app, 2);
+    assert!(take_warnings(&mut app).is_empty());
+    app.world_mut().resource_scope(|world, _: Mut<Messages<PhysicsWarning>>| {
+        world.resource_scope(|world, _: Mut<PhysicsWorld>| {
+            world.despawn(despawned);
+            world.entity_mut(in_both).insert(ChildOf(parent));
+        });
+        assert_eq!(world.resource::<PhysicsWorld>().handle(despawned), None, "unlinked");
+        world.entity_mut(in_one).insert(ChildOf(parent));
+    });
+    app.update();
+    let warnings = take_warnings(&mut app);
+    let about = |entity| warnings.iter().filter(|w| w.entity == Some(entity)).count();
+    assert_eq!((about(in_both), about(in_one), warnings.len()), (1, 1, 2), "{warnings:?}");
+    assert!(warnings.iter().all(|w| w.message.contains("ChildOf")), "{warnings:?}");
+    for child in [in_both, in_one] {
+        assert_eq!(physics(&app).handle(child), None, "out of the simulation");
+    }
+    assert_eq!(physics(&app).world().body_count(), 0, "every body left the core");
+    frames(&mut app, 3);
+    assert!(take_warnings(&mut app).is_empty(), "warned once");
+}
+
 /// With [`PhysicsWorld`] removed, the observer that refuses a body given a parent notes the
 /// entity for later; the world rebuilt in its place re-adds every top-level body entity but
 /// passed the child by, and the note found no body to take out. The child was neither

@@ -162,23 +162,28 @@ impl UnlinkLater {
 /// them until the next frame or fixed step began: `PhysicsWorld::entity` handed out an entity
 /// despawned in the scope, and `PhysicsWorld::handle` a body for it, to every system that ran
 /// after the scope in that frame.
+///
+/// Every input is optional, as the observer runs whenever the resource is inserted: with
+/// the warnings' queue out of the world too (a scope inside a scope), or `WaitingBodies`
+/// missing, the children noted wait for the next frame's
+/// [`remove_despawned_bodies`], which can warn about them.
 pub(crate) fn unlink_on_return(
     _returned: On<Insert, PhysicsWorld>,
     physics: Option<ResMut<PhysicsWorld>>,
     later: Option<ResMut<UnlinkLater>>,
     waiting: Option<ResMut<WaitingBodies>>,
     parented: Query<(), With<ChildOf>>,
-    mut warnings: MessageWriter<PhysicsWarning>,
+    warnings: Option<ResMut<Messages<PhysicsWarning>>>,
 ) {
     let (Some(mut physics), Some(mut later)) = (physics, later) else { return };
-    let Some(mut waiting) = waiting else {
-        // Removed by hand: the children wait for the next frame, which puts it back first.
+    let (Some(mut waiting), Some(mut warnings)) = (waiting, warnings) else {
         for entity in later.entities.drain(..) {
             physics.unlink_and_queue(entity);
         }
         return;
     };
-    later.unlink(&mut physics, &mut waiting, &mut warnings, |entity| parented.contains(entity));
+    let has_parent = |entity| parented.contains(entity);
+    later.unlink(&mut physics, &mut waiting, &mut *warnings, has_parent);
 }
 
 /// Takes the bodies of the entities despawned since it last ran out of the core, in one call

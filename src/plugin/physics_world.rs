@@ -37,6 +37,13 @@ impl WarnAndSend for MessageWriter<'_, PhysicsWarning> {
     }
 }
 
+impl WarnAndSend for Messages<PhysicsWarning> {
+    fn warn_and_send(&mut self, entity: Option<Entity>, message: String) {
+        warn!("{message}");
+        self.write(PhysicsWarning { entity, message });
+    }
+}
+
 impl WarnAndSend for bevy::ecs::world::World {
     fn warn_and_send(&mut self, entity: Option<Entity>, message: String) {
         warn!("{message}");

@@ -380,22 +380,25 @@ pub(super) fn kind_of(body: &Body) -> RigidBody {
 /// resource is back, if it still has a parent then. Without
 /// that, the body stayed simulated in world space while its entity was drawn relative to its
 /// parent, and nothing was said.
+///
+/// Likewise with the warnings' queue out of the world (a `World::resource_scope` of
+/// `Messages<PhysicsWarning>`): the refusal must be said, so it waits for the next frame.
 pub(crate) fn refuse_parented_body(
     inserted: On<Insert, ChildOf>,
     physics: Option<ResMut<PhysicsWorld>>,
     waiting: Option<ResMut<WaitingBodies>>,
     later: Option<ResMut<UnlinkLater>>,
-    mut warnings: MessageWriter<PhysicsWarning>,
+    warnings: Option<ResMut<Messages<PhysicsWarning>>>,
 ) {
     let entity = inserted.entity;
-    let Some(mut physics) = physics else {
+    let (Some(mut physics), Some(mut waiting), Some(mut warnings)) = (physics, waiting, warnings)
+    else {
         if let Some(mut later) = later {
             later.parented.push(entity);
         }
         return;
     };
-    let Some(mut waiting) = waiting else { return };
-    leave_for_parent(&mut physics, &mut waiting, &mut warnings, entity);
+    leave_for_parent(&mut physics, &mut waiting, &mut *warnings, entity);
 }
 
 /// Takes the body of `entity`, which has a parent, out of the simulation with one warning,
