@@ -585,3 +585,38 @@ fn a_rebuilt_physics_world_keeps_a_dynamic_body_the_walls_moved_past_r_plug_1() 
     let x = drawn(&app, ball).x;
     assert!((-400.0..400.0).contains(&x), "the walls bring the ball in: at x = {x}");
 }
+
+/// A `PhysicsWorld` taken out and kept past a frame is replaced by one the plugin builds; put
+/// back after that, it had missed everything in between: its map named a ball despawned
+/// meanwhile, whose body stayed in its core for good, an invisible body still colliding,
+/// and it did not know a ball spawned meanwhile. Now a world put back after another took its
+/// place catches up with the entities: what left is unlinked and leaves the core, what came
+/// is simulated, with at most the rebuild's one warning.
+#[test]
+fn a_physics_world_put_back_after_a_rebuild_catches_up_with_the_entities_r_plug_1() {
+    let mut app = app();
+    controls(&mut app).gravity_enabled = false;
+    let ball = |x: f32| (Collider::circle(20.0), Transform::from_xyz(x, 0.0, 0.0));
+    let [despawned, kept] = [-100.0, 100.0].map(|x| spawn(&mut app, ball(x)));
+    frames(&mut app, 2);
+    let old = app.world_mut().remove_resource::<PhysicsWorld>().expect("the plugin's world");
+    app.update();
+    assert_eq!(physics(&app).len(), 2, "rebuilt with both");
+    app.world_mut().despawn(despawned);
+    let spawned = spawn(&mut app, ball(300.0));
+    frames(&mut app, 2);
+    take_warnings(&mut app);
+
+    app.world_mut().insert_resource(old);
+    assert_eq!(physics(&app).handle(despawned), None, "forgotten as it is put back");
+    app.update();
+    assert!(take_warnings(&mut app).is_empty(), "nothing to say");
+    assert_eq!(physics(&app).handle(despawned), None);
+    for body in [kept, spawned] {
+        assert!(physics(&app).handle(body).is_some(), "{body} simulated");
+    }
+    assert_eq!(physics(&app).len(), 2);
+    let core = physics(&app).world();
+    assert_eq!(core.body_count(), 2, "no body without an entity in the core");
+    assert!(core.bodies().all(|(handle, _)| physics(&app).entity(handle).is_some()));
+}

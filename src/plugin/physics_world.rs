@@ -118,7 +118,14 @@ pub struct PhysicsWorld {
     /// The entities of a world rebuilt in place of a removed one that join it on its first
     /// step at their last physics pose (`simulation::rebuilt_world`, `sync::register_bodies`).
     pub(crate) rejoining: bevy::ecs::entity::EntityHashSet,
+    /// Which world this is, among all made in this process: a world put back in the app
+    /// after another took its place is told from one coming back from a resource scope by it
+    /// (`lifecycle::unlink_on_return`).
+    pub(crate) identity: u64,
 }
+
+/// The identity of the next [`PhysicsWorld`] made.
+static NEXT_IDENTITY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl PhysicsWorld {
     pub(crate) fn new(world: World, mapping: CoordinateMapping) -> Self {
@@ -133,6 +140,7 @@ impl PhysicsWorld {
             departed: Vec::new(),
             session: super::recording::Session::default(),
             rejoining: Default::default(),
+            identity: NEXT_IDENTITY.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 

@@ -96,10 +96,13 @@ impl Plugin for PhysicsSimulationPlugin {
             app.world().get_resource::<PhysicsConfig>().cloned().unwrap_or(self.config.clone());
         let (world, bounds) = self.build_world(&mut config);
         let mapping = CoordinateMapping::from_bounds(bounds);
+        let physics = PhysicsWorld::new(world, mapping);
+        let identity = physics.identity;
 
         app.insert_resource(PhysicsClocks::new(&config, 1.0))
             .insert_resource(config)
-            .insert_resource(PhysicsWorld::new(world, mapping))
+            .insert_resource(physics)
+            .insert_resource(lifecycle::LastPhysicsWorld::new(identity))
             .insert_resource(PhysicsBounds(bounds))
             .init_resource::<WallInsets>()
             .init_resource::<controls::WallInsetsInForce>()

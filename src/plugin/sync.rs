@@ -377,12 +377,9 @@ pub(super) fn kind_of(body: &Body) -> RigidBody {
 /// While [`PhysicsWorld`] is out of the world (`World::resource_scope::<PhysicsWorld>`), the
 /// observer cannot reach the entity ↔ body map: it notes the entity in [`UnlinkLater`], and
 /// [`unlink_on_return`](super::lifecycle::unlink_on_return) refuses it the same way when the
-/// resource is back, if it still has a parent then. Without
-/// that, the body stayed simulated in world space while its entity was drawn relative to its
-/// parent, and nothing was said.
-///
-/// Likewise with the warnings' queue out of the world (a `World::resource_scope` of
-/// `Messages<PhysicsWarning>`): the refusal must be said, so it waits for the next frame.
+/// resource is back, if it still has a parent then (without that, the body stayed simulated
+/// in world space, its entity drawn relative to its parent, and nothing was said). So it
+/// does while the warnings' queue is out: the refusal must be said, in the next frame.
 pub(crate) fn refuse_parented_body(
     inserted: On<Insert, ChildOf>,
     physics: Option<ResMut<PhysicsWorld>>,
