@@ -69,11 +69,7 @@ pub(super) fn pose_of(mapping: CoordinateMapping, position: Vec2, angle: f32) ->
 }
 
 /// Logs a refusal (or what the plugin ignores) and sends it as a [`PhysicsWarning`].
-pub(super) fn refuse(
-    warnings: &mut MessageWriter<PhysicsWarning>,
-    entity: Entity,
-    message: String,
-) {
+pub(super) fn refuse(warnings: &mut impl WarnAndSend, entity: Entity, message: String) {
     warnings.warn_and_send(Some(entity), format!("entity {entity}: {message}"));
 }
 
@@ -408,7 +404,7 @@ pub(crate) fn leave_for_parent(
 ) {
     if physics.unlink_and_queue(entity) {
         waiting.wait(entity, Until::Unparented);
-        warnings.warn_and_send(Some(entity), format!("entity {entity}: {PARENTED}"));
+        refuse(warnings, entity, PARENTED.into());
     }
 }
 
