@@ -41,6 +41,7 @@ use super::components::{
     AngularVelocity, Collider, LinearVelocity, PhysicsMaterial, PhysicsPose, RigidBody, Sleeping,
 };
 use super::physics_world::{PhysicsWarning, PhysicsWorld, WarnAndSend};
+use super::simulation::WorldInForce;
 use super::sync::{WaitingBodies, kind_of, leave_for_parent, pose_of, refuse};
 
 /// Takes the body of an entity given Bevy's `Disabled` out of the simulation, as a despawn
@@ -156,20 +157,6 @@ impl UnlinkLater {
     }
 }
 
-/// Whether an entity has a [`Collider`], a parent, and `Disabled`: archetype flags only.
-type BodyState = (Has<Collider>, Has<ChildOf>, Has<Disabled>);
-
-/// The identity of the [`PhysicsWorld`] last inserted into the app.
-#[derive(Resource, Debug)]
-pub(crate) struct LastPhysicsWorld(u64);
-
-impl LastPhysicsWorld {
-    /// The world of this identity is in the app.
-    pub(crate) fn new(identity: u64) -> Self {
-        Self(identity)
-    }
-}
-
 /// Unlinks the entities noted in [`UnlinkLater`] as soon as [`PhysicsWorld`] is back in the
 /// world: at the end of a `World::resource_scope::<PhysicsWorld>` (Bevy inserts the resource
 /// again), or when a removed one is put back. Without this the entity ↔ body map kept naming
@@ -177,32 +164,30 @@ impl LastPhysicsWorld {
 /// despawned in the scope, and `PhysicsWorld::handle` a body for it, to every system that ran
 /// after the scope in that frame.
 ///
-/// A world put back after another took its place (removed, the plugin built one in its
-/// place, and then the old one inserted again) missed every despawn in between: its map
-/// named despawned entities, and their bodies stayed in its core for good. Such a world is
-/// brought up to date with the entities as they are now (`catch_up`).
+/// A stale world (put back after the plugin had built another in its place) missed every
+/// change in between, and its map may name entities despawned since: it names none from
+/// now on, and is rebuilt before its next step
+/// ([`rebuild_stale_world`](super::simulation::rebuild_stale_world)).
 ///
 /// Every input is optional, as the observer runs whenever the resource is inserted: with
 /// the warnings' queue out of the world too (a scope inside a scope), or `WaitingBodies`
 /// missing, the children noted wait for the next frame's
 /// [`remove_despawned_bodies`], which can warn about them.
-#[expect(clippy::too_many_arguments, reason = "an observer's system parameters")]
 pub(crate) fn unlink_on_return(
     _returned: On<Insert, PhysicsWorld>,
     physics: Option<ResMut<PhysicsWorld>>,
     later: Option<ResMut<UnlinkLater>>,
-    last: Option<ResMut<LastPhysicsWorld>>,
+    in_force: Option<Res<WorldInForce>>,
     waiting: Option<ResMut<WaitingBodies>>,
     parented: Query<(), With<ChildOf>>,
-    state: Query<BodyState, Allow<Disabled>>,
-    simulated: Query<(Entity, &mut Collider, &PhysicsPose), Without<ChildOf>>,
     warnings: Option<ResMut<Messages<PhysicsWarning>>>,
 ) {
     let (Some(mut physics), Some(mut later)) = (physics, later) else { return };
-    if let Some(mut last) = last
-        && std::mem::replace(&mut last.0, physics.identity) != physics.identity
-    {
-        catch_up(&mut physics, &state, simulated);
+    if in_force.is_some_and(|in_force| in_force.identity != physics.identity) {
+        let stale: Vec<Entity> = physics.linked_entities().collect();
+        for entity in stale {
+            physics.unlink_and_queue(entity);
+        }
     }
     let (Some(mut waiting), Some(mut warnings)) = (waiting, warnings) else {
         for entity in later.entities.drain(..) {
@@ -212,28 +197,6 @@ pub(crate) fn unlink_on_return(
     };
     let has_parent = |entity| parented.contains(entity);
     later.unlink(&mut physics, &mut waiting, &mut *warnings, has_parent);
-}
-
-/// Brings a [`PhysicsWorld`] put back after another took its place up to date: the
-/// entities it names that are gone, lost their collider, got a parent or were disabled since
-/// are unlinked (their bodies leave the core in the next step, as on a despawn), and every
-/// entity simulated meanwhile that it does not name is judged again, as after a rebuild (its
-/// collider marked changed, so that `register_bodies` adds it from its components).
-fn catch_up(
-    physics: &mut PhysicsWorld,
-    state: &Query<BodyState, Allow<Disabled>>,
-    mut simulated: Query<(Entity, &mut Collider, &PhysicsPose), Without<ChildOf>>,
-) {
-    let stays = |entity| matches!(state.get(entity), Ok((true, false, false)));
-    let gone: Vec<Entity> = physics.linked_entities().filter(|&e| !stays(e)).collect();
-    for entity in gone {
-        physics.unlink_and_queue(entity);
-    }
-    for (entity, mut collider, pose) in &mut simulated {
-        if physics.handle(entity).is_none() && pose.written_translation.is_some() {
-            collider.set_changed();
-        }
-    }
 }
 
 /// Takes the bodies of the entities despawned since it last ran out of the core, in one call

@@ -41,9 +41,11 @@ pub struct PhysicsSchedule;
 /// Runs [`PhysicsSchedule`]: the plugin's one system in `FixedUpdate`.
 ///
 /// First it puts back any of the plugin's resources removed since the frame started (by a
-/// system in `PreUpdate` or `FixedUpdate`, say): the step's systems read them all.
+/// system in `PreUpdate` or `FixedUpdate`, say): the step's systems read them all; and it
+/// rebuilds a stale `PhysicsWorld` put back since (`simulation::rebuild_stale_world`).
 pub(crate) fn run_physics_schedule(world: &mut World) {
     super::resources::restore_removed_resources(world);
+    super::simulation::rebuild_stale_world(world);
     // The schedule is only missing while it runs; it never runs itself.
     let _ = world.try_run_schedule(PhysicsSchedule);
 }

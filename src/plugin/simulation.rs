@@ -18,7 +18,7 @@ use super::coords::CoordinateMapping;
 use super::drag::{DragState, release_all};
 use super::events::{CollisionEnd, CollisionEventsEnabled, CollisionStart, Sensor};
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
-use super::physics_world::{PhysicsWarning, PhysicsWorld};
+use super::physics_world::{PhysicsWarning, PhysicsWorld, WarnAndSend};
 use super::resources::RestoreRemoved;
 use super::schedule::{PHASES, PhysicsSchedule, PhysicsSystems, run_physics_schedule};
 use super::{config, controls, events, lifecycle, motion, recording, resources, sync};
@@ -97,12 +97,12 @@ impl Plugin for PhysicsSimulationPlugin {
         let (world, bounds) = self.build_world(&mut config);
         let mapping = CoordinateMapping::from_bounds(bounds);
         let physics = PhysicsWorld::new(world, mapping);
-        let identity = physics.identity;
+        let in_force = WorldInForce { identity: physics.identity, mapping, size: bounds.size() };
 
         app.insert_resource(PhysicsClocks::new(&config, 1.0))
             .insert_resource(config)
             .insert_resource(physics)
-            .insert_resource(lifecycle::LastPhysicsWorld::new(identity))
+            .insert_resource(in_force)
             .insert_resource(PhysicsBounds(bounds))
             .init_resource::<WallInsets>()
             .init_resource::<controls::WallInsetsInForce>()
@@ -143,12 +143,11 @@ impl Plugin for PhysicsSimulationPlugin {
 
         // A removed resource is put back, with a warning (R-PLUG-1): the world first, since
         // the others come back with what its core holds.
-        let size = bounds.size();
         let follow = self.walls_follow_window;
         app.restore_when_removed(
             "an empty world with the settings in force; every body entity joins it again on \
              the next step, from its components",
-            move |world| rebuilt_world(world, mapping, size),
+            rebuilt_world,
         )
         .restore_when_removed("the config in force", |world| {
             world.resource::<PhysicsWorld>().world().config().clone()
@@ -219,6 +218,13 @@ impl Plugin for PhysicsSimulationPlugin {
             .add_systems(PreStartup, config::time_fixed_loop)
             // Removed resources put back before anything else of the frame.
             .add_systems(First, resources::restore_removed_resources.before(TimeSystems))
+            // A stale world put back is rebuilt before anything reads its bodies.
+            .add_systems(
+                First,
+                rebuild_stale_world
+                    .after(resources::restore_removed_resources)
+                    .before(lifecycle::remove_despawned_bodies),
+            )
             .add_systems(
                 First,
                 lifecycle::remove_despawned_bodies.after(resources::restore_removed_resources),
@@ -260,6 +266,17 @@ impl Plugin for PhysicsSimulationPlugin {
     }
 }
 
+/// The [`PhysicsWorld`] in force, and how to build another: the identity of the last one the
+/// plugin built (at startup, or in place of a removed or stale one), the startup mapping
+/// (the core's frame stays put for good) and the startup size of the core world.
+#[derive(Resource, Debug)]
+pub(crate) struct WorldInForce {
+    /// [`PhysicsWorld`]'s identity.
+    pub(crate) identity: u64,
+    mapping: CoordinateMapping,
+    size: Vec2,
+}
+
 /// A [`PhysicsWorld`] in place of one that was removed (R-PLUG-1), with the settings in force.
 ///
 /// The core world went with the resource, so there is nothing to restore the bodies from
@@ -271,11 +288,9 @@ impl Plugin for PhysicsSimulationPlugin {
 /// dynamic body the walls had moved past comes in at the nearest place inside them).
 /// Contacts, sleep and a session being recorded start afresh; a body held by a pointer is let
 /// go; the rewind's snapshots, of a world with another step count, are dropped.
-fn rebuilt_world(
-    world: &mut bevy::ecs::world::World,
-    mapping: CoordinateMapping,
-    size: Vec2,
-) -> PhysicsWorld {
+fn rebuilt_world(world: &mut bevy::ecs::world::World) -> PhysicsWorld {
+    let in_force = world.resource::<WorldInForce>();
+    let (mapping, size) = (in_force.mapping, in_force.size);
     let config = world
         .get_resource::<PhysicsConfig>()
         .filter(|config| config.validate().is_ok())
@@ -288,6 +303,9 @@ fn rebuilt_world(
     // The clocks follow the config in force, which may be a change not yet applied.
     config::retime_world(world, core.config());
     let mut physics = PhysicsWorld::new(core, mapping);
+    // In force before it is inserted: `lifecycle::unlink_on_return` takes any other world
+    // inserted for a stale one.
+    world.resource_mut::<WorldInForce>().identity = physics.identity;
     if let Some(bounds) = world.get_resource::<PhysicsBounds>() {
         let (min, max) = mapping.rect_to_core(bounds.0);
         let _ = physics.apply(Input::SetBounds { min, max });
@@ -334,4 +352,39 @@ fn rebuilt_world(
     }
     super::rewind::forget(world);
     physics
+}
+
+/// Rebuilds a stale [`PhysicsWorld`] (R-PLUG-1): one the game took out of the app and put back
+/// after the plugin had built another in its place ([`WorldInForce`] names that one).
+///
+/// Such a world missed every change made in between: despawns and spawns, colliders and
+/// kinds, teleports, sleep markers, parents, the config, walls and bounds. Its bodies are
+/// not the entities' any more, and the entities are what the game and the plugin read and
+/// write; so it is treated as a removed one: replaced by a world rebuilt from the settings in
+/// force, which every body entity joins again on the next step, from its components, with one
+/// warning. Until then (the put-back's frame) it names no entity: `unlink_on_return` unlinks
+/// them all as it comes back. A world put back by assignment through `ResMut`, which no
+/// observer sees, is found here as well.
+///
+/// Runs in `First` and at the start of every fixed step, after the removed resources are put
+/// back: one compare when the world is the one in force.
+pub(crate) fn rebuild_stale_world(world: &mut bevy::ecs::world::World) {
+    let (Some(physics), Some(in_force)) =
+        (world.get_resource::<PhysicsWorld>(), world.get_resource::<WorldInForce>())
+    else {
+        return;
+    };
+    if physics.identity == in_force.identity {
+        return;
+    }
+    let rebuilt = rebuilt_world(world);
+    world.insert_resource(rebuilt);
+    world.warn_and_send(
+        None,
+        "PhysicsWorld was put back after the plugin had built another in its place: it missed \
+         every change made since it was taken out, so it was rebuilt (an empty world with the \
+         settings in force; every body entity joins it again on the next step, from its \
+         components). Keep the PhysicsWorld in the app: change it instead of taking it out"
+            .into(),
+    );
 }
