@@ -9,7 +9,8 @@
 //! `DIAG=1` prints every 0.5 s how many awake bodies have no rest time and how many are
 //! above the thresholds at that moment (speed, spin, moved by the projection); with it,
 //! `DEEP=1` adds the contacts deeper than 1 px and `FASTEST=1` the fastest body's material
-//! and height. `ITERS=n` runs with `n` velocity passes instead of the default 8.
+//! and height. `ITERS=n` runs with `n` velocity passes instead of the default 8. `SEEDS=n`
+//! runs the poured, mixed and rained piles with seeds 1 to `n` instead of the scenes above.
 
 use bevy_sandbox_physics::physics::{PhysicsConfig, Shape, World, scenes};
 
@@ -22,6 +23,22 @@ fn main() {
         scenes::rain(1_000, 1),
     ];
     all.extend(scenes::piles());
+    // SEEDS=n: the piles of R-REST-3 with seeds 1 to n instead.
+    if let Some(n) = std::env::var("SEEDS").ok().and_then(|n| n.parse::<u64>().ok()) {
+        all.clear();
+        for seed in 1..=n {
+            for mut scene in [
+                scenes::mixed(500, seed),
+                scenes::mixed(2_000, seed),
+                scenes::pour(1_000, seed),
+                scenes::pour(4_000, seed),
+                scenes::rain(4_000, seed),
+            ] {
+                scene.name = format!("{}/{seed}", scene.name);
+                all.push(scene);
+            }
+        }
+    }
     let mut config = PhysicsConfig::default();
     if let Some(n) = std::env::var("ITERS").ok().and_then(|n| n.parse().ok()) {
         config.velocity_iterations = n;
