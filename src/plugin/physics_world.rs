@@ -180,6 +180,11 @@ impl PhysicsWorld {
     }
 
     /// The body of `entity`, if it is simulated.
+    ///
+    /// Inside `World::resource_scope::<PhysicsWorld>` the map is as the scope found it: the
+    /// resource is out of the world there, so an entity despawned, disabled, stripped of its
+    /// collider or given a parent inside the scope is still named (here and by
+    /// [`entity`](Self::entity)) until the scope ends, when it is unlinked.
     #[inline]
     pub fn handle(&self, entity: Entity) -> Option<BodyHandle> {
         match self.handles.get(entity.index_u32() as usize) {
