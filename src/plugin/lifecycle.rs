@@ -42,7 +42,7 @@ use super::components::{
 };
 use super::physics_world::{PhysicsWarning, PhysicsWorld, WarnAndSend};
 use super::simulation::WorldInForce;
-use super::sync::{WaitingBodies, kind_of, leave_for_parent, pose_of, refuse};
+use super::sync::{PARENTED, Until, WaitingBodies, kind_of, leave_for_parent, pose_of, refuse};
 
 /// Takes the body of an entity given Bevy's `Disabled` out of the simulation, as a despawn
 /// would, and leaves the entity as it is.
@@ -57,7 +57,7 @@ pub(crate) fn leave_when_disabled(
     physics: Option<ResMut<PhysicsWorld>>,
     later: Option<ResMut<UnlinkLater>>,
 ) {
-    if let Some(mut physics) = physics {
+    if let Some(mut physics) = physics.filter(|physics| !physics.stale) {
         physics.unlink_and_queue(disabled.entity);
     } else if let Some(mut later) = later {
         later.entities.push(disabled.entity);
@@ -101,7 +101,9 @@ pub(crate) fn rejoin_when_enabled(
 /// not by then). Without that, the body stayed in the core for good with no entity:
 /// invisible, and still in everyone's way.
 pub(crate) fn unlink_body(mut world: DeferredWorld, context: HookContext) {
-    if let Some(mut physics) = world.get_resource_mut::<PhysicsWorld>() {
+    if let Some(mut physics) = world.get_resource_mut::<PhysicsWorld>()
+        && !physics.stale
+    {
         physics.unlink_and_queue(context.entity);
     } else if let Some(mut later) = world.get_resource_mut::<UnlinkLater>() {
         later.entities.push(context.entity);
@@ -167,7 +169,10 @@ impl UnlinkLater {
 /// A stale world (put back after the plugin had built another in its place) missed every
 /// change in between, and its map may name entities despawned since: it names none from
 /// now on, and is rebuilt before its next step
-/// ([`rebuild_stale_world`](super::simulation::rebuild_stale_world)).
+/// ([`rebuild_stale_world`](super::simulation::rebuild_stale_world)). While it is in the
+/// app, what the hook and the observers see is noted in [`UnlinkLater`] for the world in
+/// force, as while no world is in the app: should that one be put back instead, it learns
+/// of the despawns, parents and disablings it missed.
 ///
 /// Every input is optional, as the observer runs whenever the resource is inserted: with
 /// the warnings' queue out of the world too (a scope inside a scope), or `WaitingBodies`
@@ -183,11 +188,15 @@ pub(crate) fn unlink_on_return(
     warnings: Option<ResMut<Messages<PhysicsWarning>>>,
 ) {
     let (Some(mut physics), Some(mut later)) = (physics, later) else { return };
-    if in_force.is_some_and(|in_force| in_force.identity != physics.identity) {
+    if physics.stale || in_force.is_some_and(|in_force| in_force.identity != physics.identity) {
+        // What was noted waits for the world in force (put back, or rebuilt in this one's
+        // place), as do the changes until then (`unlink_body` and the observers note them).
+        physics.stale = true;
         let stale: Vec<Entity> = physics.linked_entities().collect();
         for entity in stale {
             physics.unlink_and_queue(entity);
         }
+        return;
     }
     let (Some(mut waiting), Some(mut warnings)) = (waiting, warnings) else {
         for entity in later.entities.drain(..) {
@@ -197,6 +206,30 @@ pub(crate) fn unlink_on_return(
     };
     let has_parent = |entity| parented.contains(entity);
     later.unlink(&mut physics, &mut waiting, &mut *warnings, has_parent);
+}
+
+/// Refuses, as [`refuse_parented_body`](super::sync::refuse_parented_body) does, the body entities given a parent while
+/// [`PhysicsWorld`] was removed, for the world rebuilt in its place (which re-adds only the
+/// top-level ones): the observer could not reach the entity ↔ body map then, and the body
+/// its note named is not in the rebuilt core. Without this the child was neither simulated
+/// nor warned about, and not simulated again once its parent went. One that waits already
+/// (given a parent before the removal) is not warned about again. A child without
+/// [`PhysicsPose`] (removed too while the world was out) cannot tell whether it was
+/// simulated: it is refused as well, rather than passed by for good, unsaid.
+pub(crate) fn refuse_parented_after_rebuild(world: &mut World) {
+    let mut children =
+        world.query_filtered::<(Entity, Option<&PhysicsPose>), (With<Collider>, With<ChildOf>)>();
+    let children: Vec<Entity> = children
+        .iter(world)
+        .filter(|(_, pose)| pose.is_none_or(|pose| pose.written_translation.is_some()))
+        .map(|(entity, _)| entity)
+        .collect();
+    for entity in children {
+        let mut waiting = world.get_resource_mut::<WaitingBodies>();
+        if waiting.as_mut().is_some_and(|waiting| waiting.wait(entity, Until::Unparented)) {
+            world.warn_and_send(Some(entity), format!("entity {entity}: {PARENTED}"));
+        }
+    }
 }
 
 /// Takes the bodies of the entities despawned since it last ran out of the core, in one call

@@ -122,6 +122,10 @@ pub struct PhysicsWorld {
     /// after another took its place is told from one coming back from a resource scope by it
     /// (`lifecycle::unlink_on_return`).
     pub(crate) identity: u64,
+    /// Put back after the plugin had built another in its place (`lifecycle::unlink_on_return`):
+    /// it names no entity, and the hooks note what they see for the world in force, as
+    /// when no world is in the app, until `simulation::rebuild_stale_world` replaces it.
+    pub(crate) stale: bool,
 }
 
 /// The identity of the next [`PhysicsWorld`] made.
@@ -141,6 +145,7 @@ impl PhysicsWorld {
             session: super::recording::Session::default(),
             rejoining: Default::default(),
             identity: NEXT_IDENTITY.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            stale: false,
         }
     }
 

@@ -97,7 +97,13 @@ impl Plugin for PhysicsSimulationPlugin {
         let (world, bounds) = self.build_world(&mut config);
         let mapping = CoordinateMapping::from_bounds(bounds);
         let physics = PhysicsWorld::new(world, mapping);
-        let in_force = WorldInForce { identity: physics.identity, mapping, size: bounds.size() };
+        let in_force = WorldInForce {
+            identity: physics.identity,
+            mapping,
+            size: bounds.size(),
+            config: config.clone(),
+            bounds,
+        };
 
         app.insert_resource(PhysicsClocks::new(&config, 1.0))
             .insert_resource(config)
@@ -250,6 +256,7 @@ impl Plugin for PhysicsSimulationPlugin {
             .add_observer(sync::refuse_parented_body)
             .add_observer(lifecycle::leave_when_disabled)
             .add_observer(lifecycle::unlink_on_return)
+            .add_observer(remember_settings)
             .add_observer(lifecycle::rejoin_when_enabled)
             .add_observer(motion::note_removed_layers)
             // A new speed and its max delta, together, for the next frame's time update; the
@@ -268,13 +275,39 @@ impl Plugin for PhysicsSimulationPlugin {
 
 /// The [`PhysicsWorld`] in force, and how to build another: the identity of the last one the
 /// plugin built (at startup, or in place of a removed or stale one), the startup mapping
-/// (the core's frame stays put for good) and the startup size of the core world.
+/// (the core's frame stays put for good) and the startup size of the core world, and the
+/// config and walls its core held when it last left the app ([`remember_settings`]).
 #[derive(Resource, Debug)]
 pub(crate) struct WorldInForce {
     /// [`PhysicsWorld`]'s identity.
     pub(crate) identity: u64,
     mapping: CoordinateMapping,
     size: Vec2,
+    /// The last valid config and walls: what a rebuilt world takes when the resources hold
+    /// a value not yet refused.
+    config: PhysicsConfig,
+    bounds: Rect,
+}
+
+/// Remembers the config and walls of the [`PhysicsWorld`] in force as it leaves the app
+/// (removed, or taken by `World::resource_scope`), in [`WorldInForce`]: the last valid ones.
+///
+/// A world rebuilt in its place takes the settings from their resources. One that holds a
+/// value written in the same frame and not yet refused (a NaN gravity, walls of 5 × 5 px)
+/// was replaced by the defaults (the startup walls), and the last valid settings were lost
+/// with the removed world; now the rebuilt world takes these, and the next step refuses the
+/// resource's value with a warning and puts these back, as it would have.
+pub(crate) fn remember_settings(
+    _leaving: On<Remove, PhysicsWorld>,
+    physics: Option<Res<PhysicsWorld>>,
+    in_force: Option<ResMut<WorldInForce>>,
+) {
+    let (Some(physics), Some(mut in_force)) = (physics, in_force) else { return };
+    if physics.identity == in_force.identity {
+        let (min, max) = physics.world().bounds();
+        in_force.bounds = physics.mapping().rect_to_bevy(min, max);
+        in_force.config.clone_from(physics.world().config());
+    }
 }
 
 /// A [`PhysicsWorld`] in place of one that was removed (R-PLUG-1), with the settings in force.
@@ -291,11 +324,12 @@ pub(crate) struct WorldInForce {
 fn rebuilt_world(world: &mut bevy::ecs::world::World) -> PhysicsWorld {
     let in_force = world.resource::<WorldInForce>();
     let (mapping, size) = (in_force.mapping, in_force.size);
+    let (last_config, last_bounds) = (in_force.config.clone(), in_force.bounds);
     let config = world
         .get_resource::<PhysicsConfig>()
         .filter(|config| config.validate().is_ok())
         .cloned()
-        .unwrap_or_default();
+        .unwrap_or(last_config);
     // The size was accepted at startup, with a valid config.
     let core = World::new(size, config)
         .or_else(|_| World::new(size, PhysicsConfig::default()))
@@ -306,9 +340,13 @@ fn rebuilt_world(world: &mut bevy::ecs::world::World) -> PhysicsWorld {
     // In force before it is inserted: `lifecycle::unlink_on_return` takes any other world
     // inserted for a stale one.
     world.resource_mut::<WorldInForce>().identity = physics.identity;
-    if let Some(bounds) = world.get_resource::<PhysicsBounds>() {
-        let (min, max) = mapping.rect_to_core(bounds.0);
-        let _ = physics.apply(Input::SetBounds { min, max });
+    // The walls the resource holds, or else the last valid ones.
+    let bounds = world.get_resource::<PhysicsBounds>().map(|bounds| bounds.0);
+    for bounds in bounds.into_iter().chain([last_bounds]) {
+        let (min, max) = mapping.rect_to_core(bounds);
+        if physics.apply(Input::SetBounds { min, max }).is_ok() {
+            break;
+        }
     }
     if let Some(walls) = world.get_resource::<PhysicsWalls>() {
         for wall in WallId::ALL {
@@ -344,7 +382,7 @@ fn rebuilt_world(world: &mut bevy::ecs::world::World) -> PhysicsWorld {
     }
     // A body entity given a parent while the resource was away is refused as it would have
     // been (the loop above passed it by).
-    sync::refuse_parented_after_rebuild(world);
+    lifecycle::refuse_parented_after_rebuild(world);
     // No pointer holds a body of the new world (not yet in `world`: nothing to release there).
     if world.contains_resource::<DragState>() {
         let released = release_all(world);
@@ -363,8 +401,9 @@ fn rebuilt_world(world: &mut bevy::ecs::world::World) -> PhysicsWorld {
 /// write; so it is treated as a removed one: replaced by a world rebuilt from the settings in
 /// force, which every body entity joins again on the next step, from its components, with one
 /// warning. Until then (the put-back's frame) it names no entity: `unlink_on_return` unlinks
-/// them all as it comes back. A world put back by assignment through `ResMut`, which no
-/// observer sees, is found here as well.
+/// them all as it comes back, and what the hooks and observers see meanwhile is noted for
+/// the world in force. A world put back by assignment through `ResMut`, which no hook or
+/// observer sees, is found here as well, and until then names what it named when it left.
 ///
 /// Runs in `First` and at the start of every fixed step, after the removed resources are put
 /// back: one compare when the world is the one in force.

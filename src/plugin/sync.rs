@@ -96,7 +96,7 @@ struct WaitingBody {
 
 /// What a waiting entity waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Until {
+pub(crate) enum Until {
     /// One of its physics components or its `Transform` changes.
     Changed,
     /// `ChildOf` is removed (which changes none of its components).
@@ -116,7 +116,7 @@ impl Until {
 impl WaitingBodies {
     /// Adds `entity` to the list, once, and says whether it was added: a child refused again
     /// (its collider changed, say) is still in it.
-    fn wait(&mut self, entity: Entity, until: Until) -> bool {
+    pub(crate) fn wait(&mut self, entity: Entity, until: Until) -> bool {
         let new = !self.0.iter().any(|w| w.entity == entity);
         if new {
             self.0.push(WaitingBody { entity, until });
@@ -155,8 +155,10 @@ pub(crate) fn register_bodies(
     )>,
     required: Query<RequiredPresent, With<Collider>>,
     mut warnings: MessageWriter<PhysicsWarning>,
+    mut retry: Local<Vec<Entity>>,
 ) {
-    let mut entities: Vec<Entity> = bodies.p0().iter().collect();
+    // Bodies changed while a component their collider requires was missing, judged again.
+    let mut entities: Vec<Entity> = bodies.p0().iter().chain(retry.drain(..)).collect();
     if !waiting.0.is_empty() {
         let mut query = bodies.p1();
         // Despawned entities, removed colliders and disabled entities (judged again when
@@ -217,9 +219,10 @@ pub(crate) fn register_bodies(
         else {
             // Without a component its collider requires: without a body (disabled until now,
             // say), it waits for them, since nothing could put them back; with one, the body
-            // puts them back (`put_back_required_components`).
-            if physics.handle(entity).is_none()
-                && let Ok(present) = required.get(entity)
+            // puts them back (`put_back_required_components`), and its change is judged then.
+            if physics.handle(entity).is_some() {
+                retry.push(entity);
+            } else if let Ok(present) = required.get(entity)
                 && waiting.wait(entity, Until::Complete)
             {
                 refuse_incomplete(&mut warnings, entity, present);
@@ -388,6 +391,7 @@ pub(crate) fn refuse_parented_body(
     warnings: Option<ResMut<Messages<PhysicsWarning>>>,
 ) {
     let entity = inserted.entity;
+    let physics = physics.filter(|physics| !physics.stale);
     let (Some(mut physics), Some(mut waiting), Some(mut warnings)) = (physics, waiting, warnings)
     else {
         if let Some(mut later) = later {
@@ -399,45 +403,23 @@ pub(crate) fn refuse_parented_body(
 }
 
 /// Takes the body of `entity`, which has a parent, out of the simulation with one warning,
-/// and has the entity wait until `ChildOf` is removed; nothing if it has no body.
+/// and has the entity wait until `ChildOf` is removed; nothing if it has no body. One that
+/// waits already (refused for a parent it was given before) is not warned about again.
 pub(crate) fn leave_for_parent(
     physics: &mut PhysicsWorld,
     waiting: &mut WaitingBodies,
     warnings: &mut impl WarnAndSend,
     entity: Entity,
 ) {
-    if physics.unlink_and_queue(entity) {
-        waiting.wait(entity, Until::Unparented);
+    if physics.unlink_and_queue(entity) && waiting.wait(entity, Until::Unparented) {
         refuse(warnings, entity, PARENTED.into());
     }
 }
 
 /// The warning about a body entity given a parent.
-const PARENTED: &str = "was given a parent (ChildOf), and bodies must be top-level entities \
+pub(crate) const PARENTED: &str = "was given a parent (ChildOf), and bodies must be top-level entities \
                         (allowed: no ChildOf): the body left the simulation; the entity is not \
                         simulated until its ChildOf is removed";
-
-/// Refuses, as [`refuse_parented_body`] does, the body entities given a parent while
-/// [`PhysicsWorld`] was removed, for the world rebuilt in its place (which re-adds only the
-/// top-level ones): the observer could not reach the entity ↔ body map then, and the body
-/// its note named is not in the rebuilt core. Without this the child was neither simulated
-/// nor warned about, and not simulated again once its parent went. One that waits already
-/// (given a parent before the removal) is not warned about again.
-pub(crate) fn refuse_parented_after_rebuild(world: &mut World) {
-    let mut children =
-        world.query_filtered::<(Entity, &PhysicsPose), (With<Collider>, With<ChildOf>)>();
-    let children: Vec<Entity> = children
-        .iter(world)
-        .filter(|(_, pose)| pose.written_translation.is_some())
-        .map(|(entity, _)| entity)
-        .collect();
-    for entity in children {
-        let mut waiting = world.get_resource_mut::<WaitingBodies>();
-        if waiting.as_mut().is_some_and(|waiting| waiting.wait(entity, Until::Unparented)) {
-            world.warn_and_send(Some(entity), format!("entity {entity}: {PARENTED}"));
-        }
-    }
-}
 
 /// What a user may write to a body, as `apply_user_writes` reads it.
 type UserWritable = (
