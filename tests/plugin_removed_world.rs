@@ -326,3 +326,45 @@ fn a_child_moved_to_another_parent_is_refused_once_r_plug_1() {
     assert_eq!(parent_refusals(&warnings, child), 1, "one refusal: {warnings:?}");
     assert_eq!(physics(&app).handle(child), None);
 }
+
+/// A. again, with the worlds swapped by assignment through `ResMut`, which no hook sees: a
+/// stale world assigned over the world in force took the despawn made meanwhile, and the
+/// world in force, assigned back, named the despawned ball for good. Every world of the app
+/// knows which one is in force, so the despawn is kept for the world in force.
+#[test]
+fn a_despawn_made_while_a_stale_world_was_assigned_in_reaches_the_world_in_force_r_plug_3() {
+    let mut app = app();
+    controls(&mut app).gravity_enabled = false;
+    let [gone, kept] = [-100.0, 100.0].map(|x| spawn(&mut app, ball(x)));
+    frames(&mut app, 2);
+    let stale = app.world_mut().remove_resource::<PhysicsWorld>().expect("the plugin's world");
+    frames(&mut app, 2);
+    let world = app.world_mut();
+    let in_force = std::mem::replace(&mut *world.resource_mut::<PhysicsWorld>(), stale);
+    world.despawn(gone);
+    *world.resource_mut::<PhysicsWorld>() = in_force;
+    frames(&mut app, 3);
+    let physics = physics(&app);
+    assert_eq!(physics.handle(gone), None, "the despawned ball still named");
+    assert!(physics.handle(kept).is_some());
+    assert_eq!(physics.world().body_count(), 1, "no body without an entity in the core");
+}
+
+/// C. again, with the world in force replaced by inserting a stale one over it: only a
+/// removal remembered the last valid settings, so the rebuild took older ones (here the
+/// startup gravity) instead of those in force when it was replaced.
+#[test]
+fn a_world_in_force_replaced_by_an_insert_leaves_its_settings_to_the_rebuild_r_cfg_3() {
+    let mut app = app();
+    frames(&mut app, 2);
+    let stale = app.world_mut().remove_resource::<PhysicsWorld>().expect("the plugin's world");
+    frames(&mut app, 2);
+    config(&mut app).gravity = Vec2::new(0.0, 123.0);
+    frames(&mut app, 2);
+    assert_eq!(physics(&app).world().config().gravity, Vec2::new(0.0, 123.0));
+    config(&mut app).gravity = Vec2::NAN;
+    app.world_mut().insert_resource(stale);
+    frames(&mut app, 2);
+    assert_eq!(physics(&app).world().config().gravity, Vec2::new(0.0, 123.0));
+    assert_eq!(app.world().resource::<PhysicsConfig>().gravity, Vec2::new(0.0, 123.0));
+}

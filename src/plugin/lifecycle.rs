@@ -57,7 +57,7 @@ pub(crate) fn leave_when_disabled(
     physics: Option<ResMut<PhysicsWorld>>,
     later: Option<ResMut<UnlinkLater>>,
 ) {
-    if let Some(mut physics) = physics.filter(|physics| !physics.stale) {
+    if let Some(mut physics) = physics.filter(|physics| !physics.is_stale()) {
         physics.unlink_and_queue(disabled.entity);
     } else if let Some(mut later) = later {
         later.entities.push(disabled.entity);
@@ -102,7 +102,7 @@ pub(crate) fn rejoin_when_enabled(
 /// invisible, and still in everyone's way.
 pub(crate) fn unlink_body(mut world: DeferredWorld, context: HookContext) {
     if let Some(mut physics) = world.get_resource_mut::<PhysicsWorld>()
-        && !physics.stale
+        && !physics.is_stale()
     {
         physics.unlink_and_queue(context.entity);
     } else if let Some(mut later) = world.get_resource_mut::<UnlinkLater>() {
@@ -188,10 +188,9 @@ pub(crate) fn unlink_on_return(
     warnings: Option<ResMut<Messages<PhysicsWarning>>>,
 ) {
     let (Some(mut physics), Some(mut later)) = (physics, later) else { return };
-    if physics.stale || in_force.is_some_and(|in_force| in_force.identity != physics.identity) {
+    if physics.is_stale() || in_force.is_some_and(|in_force| !in_force.is(&physics)) {
         // What was noted waits for the world in force (put back, or rebuilt in this one's
         // place), as do the changes until then (`unlink_body` and the observers note them).
-        physics.stale = true;
         let stale: Vec<Entity> = physics.linked_entities().collect();
         for entity in stale {
             physics.unlink_and_queue(entity);

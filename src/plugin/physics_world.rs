@@ -122,10 +122,13 @@ pub struct PhysicsWorld {
     /// after another took its place is told from one coming back from a resource scope by it
     /// (`lifecycle::unlink_on_return`).
     pub(crate) identity: u64,
-    /// Put back after the plugin had built another in its place (`lifecycle::unlink_on_return`):
-    /// it names no entity, and the hooks note what they see for the world in force, as
-    /// when no world is in the app, until `simulation::rebuild_stale_world` replaces it.
-    pub(crate) stale: bool,
+    /// The identity of the app's world in force, shared by every world the app built
+    /// (`simulation::WorldInForce`): a world whose identity differs is stale, put back after
+    /// the plugin had built another in its place, however it came back (inserted or
+    /// assigned). It names no entity once it is seen, and the hooks note what they see for
+    /// the world in force, as when no world is in the app, until
+    /// `simulation::rebuild_stale_world` replaces it.
+    pub(crate) in_force: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// The identity of the next [`PhysicsWorld`] made.
@@ -133,6 +136,7 @@ static NEXT_IDENTITY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU6
 
 impl PhysicsWorld {
     pub(crate) fn new(world: World, mapping: CoordinateMapping) -> Self {
+        let identity = NEXT_IDENTITY.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Self {
             world,
             mapping,
@@ -144,8 +148,8 @@ impl PhysicsWorld {
             departed: Vec::new(),
             session: super::recording::Session::default(),
             rejoining: Default::default(),
-            identity: NEXT_IDENTITY.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            stale: false,
+            identity,
+            in_force: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(identity)),
         }
     }
 
@@ -171,6 +175,20 @@ impl PhysicsWorld {
     pub fn world_mut(&mut self) -> &mut World {
         self.session.note_direct_access();
         &mut self.world
+    }
+
+    /// Whether this world was put back after the plugin had built another in its place
+    /// (see [`in_force`](Self::in_force)): one atomic load.
+    #[inline]
+    pub(crate) fn is_stale(&self) -> bool {
+        self.in_force.load(std::sync::atomic::Ordering::Relaxed) != self.identity
+    }
+
+    /// Makes this world the one in force among those sharing `in_force` (the app's): every
+    /// other world of the app is stale from now on.
+    pub(crate) fn take_over(&mut self, in_force: &std::sync::Arc<std::sync::atomic::AtomicU64>) {
+        in_force.store(self.identity, std::sync::atomic::Ordering::Relaxed);
+        self.in_force = in_force.clone();
     }
 
     /// The core world, mutable, for the plugin's own reads and writes that no recording

@@ -98,7 +98,7 @@ impl Plugin for PhysicsSimulationPlugin {
         let mapping = CoordinateMapping::from_bounds(bounds);
         let physics = PhysicsWorld::new(world, mapping);
         let in_force = WorldInForce {
-            identity: physics.identity,
+            identity: physics.in_force.clone(),
             mapping,
             size: bounds.size(),
             config: config.clone(),
@@ -279,8 +279,9 @@ impl Plugin for PhysicsSimulationPlugin {
 /// config and walls its core held when it last left the app ([`remember_settings`]).
 #[derive(Resource, Debug)]
 pub(crate) struct WorldInForce {
-    /// [`PhysicsWorld`]'s identity.
-    pub(crate) identity: u64,
+    /// [`PhysicsWorld`]'s identity, shared with every world the app builds
+    /// ([`PhysicsWorld::in_force`]).
+    identity: std::sync::Arc<std::sync::atomic::AtomicU64>,
     mapping: CoordinateMapping,
     size: Vec2,
     /// The last valid config and walls: what a rebuilt world takes when the resources hold
@@ -289,8 +290,17 @@ pub(crate) struct WorldInForce {
     bounds: Rect,
 }
 
+impl WorldInForce {
+    /// Whether `physics` is the world in force (not stale).
+    pub(crate) fn is(&self, physics: &PhysicsWorld) -> bool {
+        self.identity.load(std::sync::atomic::Ordering::Relaxed) == physics.identity
+            && !physics.is_stale()
+    }
+}
+
 /// Remembers the config and walls of the [`PhysicsWorld`] in force as it leaves the app
-/// (removed, or taken by `World::resource_scope`), in [`WorldInForce`]: the last valid ones.
+/// (removed, taken by `World::resource_scope`, or replaced by an insert), in
+/// [`WorldInForce`]: the last valid ones.
 ///
 /// A world rebuilt in its place takes the settings from their resources. One that holds a
 /// value written in the same frame and not yet refused (a NaN gravity, walls of 5 × 5 px)
@@ -298,12 +308,12 @@ pub(crate) struct WorldInForce {
 /// with the removed world; now the rebuilt world takes these, and the next step refuses the
 /// resource's value with a warning and puts these back, as it would have.
 pub(crate) fn remember_settings(
-    _leaving: On<Remove, PhysicsWorld>,
+    _leaving: On<Discard, PhysicsWorld>,
     physics: Option<Res<PhysicsWorld>>,
     in_force: Option<ResMut<WorldInForce>>,
 ) {
     let (Some(physics), Some(mut in_force)) = (physics, in_force) else { return };
-    if physics.identity == in_force.identity {
+    if in_force.is(&physics) {
         let (min, max) = physics.world().bounds();
         in_force.bounds = physics.mapping().rect_to_bevy(min, max);
         in_force.config.clone_from(physics.world().config());
@@ -338,8 +348,8 @@ fn rebuilt_world(world: &mut bevy::ecs::world::World) -> PhysicsWorld {
     config::retime_world(world, core.config());
     let mut physics = PhysicsWorld::new(core, mapping);
     // In force before it is inserted: `lifecycle::unlink_on_return` takes any other world
-    // inserted for a stale one.
-    world.resource_mut::<WorldInForce>().identity = physics.identity;
+    // inserted for a stale one, and every other world of the app is stale from now on.
+    physics.take_over(&world.resource::<WorldInForce>().identity);
     // The walls the resource holds, or else the last valid ones.
     let bounds = world.get_resource::<PhysicsBounds>().map(|bounds| bounds.0);
     for bounds in bounds.into_iter().chain([last_bounds]) {
@@ -413,7 +423,7 @@ pub(crate) fn rebuild_stale_world(world: &mut bevy::ecs::world::World) {
     else {
         return;
     };
-    if physics.identity == in_force.identity {
+    if in_force.is(physics) {
         return;
     }
     let rebuilt = rebuilt_world(world);

@@ -391,7 +391,7 @@ pub(crate) fn refuse_parented_body(
     warnings: Option<ResMut<Messages<PhysicsWarning>>>,
 ) {
     let entity = inserted.entity;
-    let physics = physics.filter(|physics| !physics.stale);
+    let physics = physics.filter(|physics| !physics.is_stale());
     let (Some(mut physics), Some(mut waiting), Some(mut warnings)) = (physics, waiting, warnings)
     else {
         if let Some(mut later) = later {
