@@ -368,3 +368,40 @@ fn a_world_in_force_replaced_by_an_insert_leaves_its_settings_to_the_rebuild_r_c
     assert_eq!(physics(&app).world().config().gravity, Vec2::new(0.0, 123.0));
     assert_eq!(app.world().resource::<PhysicsConfig>().gravity, Vec2::new(0.0, 123.0));
 }
+
+/// C. again, with the world in force replaced by assignment through `ResMut`, which fires
+/// nothing: the rebuild took settings remembered earlier. The last valid settings are kept
+/// as they are applied, so no way of replacing the world loses them.
+#[test]
+fn a_world_in_force_replaced_by_assignment_leaves_its_settings_to_the_rebuild_r_cfg_3() {
+    let mut app = app();
+    config(&mut app).gravity = Vec2::new(0.0, 111.0);
+    frames(&mut app, 2);
+    let stale = app.world_mut().remove_resource::<PhysicsWorld>().expect("the plugin's world");
+    frames(&mut app, 2);
+    config(&mut app).gravity = Vec2::new(0.0, 222.0);
+    frames(&mut app, 2);
+    config(&mut app).gravity = Vec2::NAN;
+    *app.world_mut().resource_mut::<PhysicsWorld>() = stale;
+    frames(&mut app, 2);
+    assert_eq!(physics(&app).world().config().gravity, Vec2::new(0.0, 222.0));
+    assert_eq!(app.world().resource::<PhysicsConfig>().gravity, Vec2::new(0.0, 222.0));
+}
+
+/// A simulated body whose `PhysicsPose` was written over (`PhysicsPose::default()`, as if it
+/// had never been simulated) was passed by every rebuild: no warning, and it was never
+/// simulated again. Only an entity that waits (refused at spawn) is passed by now; this one
+/// joins the rebuilt world as a new spawn, from its components.
+#[test]
+fn a_body_whose_pose_was_written_over_joins_a_rebuilt_world_r_plug_1() {
+    let mut app = app();
+    controls(&mut app).gravity_enabled = false;
+    let body = spawn(&mut app, ball(100.0));
+    frames(&mut app, 2);
+    app.world_mut().entity_mut(body).insert(PhysicsPose::default());
+    frames(&mut app, 2);
+    drop(app.world_mut().remove_resource::<PhysicsWorld>());
+    frames(&mut app, 3);
+    assert!(physics(&app).handle(body).is_some(), "lost by the rebuilt world");
+    assert!((drawn(&app, body) - Vec2::new(100.0, 0.0)).length() < 1e-3, "where it was");
+}

@@ -252,6 +252,7 @@ pub(crate) fn apply_controls(
     mut bounds: ResMut<PhysicsBounds>,
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,
+    mut in_force: Option<ResMut<super::simulation::WorldInForce>>,
 ) {
     if controls.gravity_enabled != physics.world().gravity_enabled() {
         let _ = physics.apply(Input::SetGravityEnabled(controls.gravity_enabled));
@@ -259,9 +260,12 @@ pub(crate) fn apply_controls(
     if bounds.is_changed() {
         let mapping = physics.mapping();
         let (min, max) = mapping.rect_to_core(bounds.0);
-        if (min, max) != physics.world().bounds()
-            && let Err(error) = physics.apply(Input::SetBounds { min, max })
-        {
+        let applied = ((min, max) != physics.world().bounds())
+            .then(|| physics.apply(Input::SetBounds { min, max }));
+        if let (Some(Ok(_)), Some(in_force)) = (&applied, in_force.as_mut()) {
+            in_force.remember_bounds(bounds.0);
+        }
+        if let Some(Err(error)) = applied {
             let (min, max) = physics.world().bounds();
             let kept = mapping.rect_to_bevy(min, max);
             let message = format!(

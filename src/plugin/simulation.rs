@@ -276,7 +276,8 @@ impl Plugin for PhysicsSimulationPlugin {
 /// The [`PhysicsWorld`] in force, and how to build another: the identity of the last one the
 /// plugin built (at startup, or in place of a removed or stale one), the startup mapping
 /// (the core's frame stays put for good) and the startup size of the core world, and the
-/// config and walls its core held when it last left the app ([`remember_settings`]).
+/// config and walls last applied to it (by `apply_config` and `apply_controls`, and as it
+/// leaves the app: [`remember_settings`]).
 #[derive(Resource, Debug)]
 pub(crate) struct WorldInForce {
     /// [`PhysicsWorld`]'s identity, shared with every world the app builds
@@ -291,6 +292,16 @@ pub(crate) struct WorldInForce {
 }
 
 impl WorldInForce {
+    /// Keeps `config`, just applied to the world in force, as the last valid one.
+    pub(crate) fn remember_config(&mut self, config: &PhysicsConfig) {
+        self.config.clone_from(config);
+    }
+
+    /// Keeps `bounds`, just applied to the world in force, as the last valid walls.
+    pub(crate) fn remember_bounds(&mut self, bounds: Rect) {
+        self.bounds = bounds;
+    }
+
     /// Whether `physics` is the world in force (not stale).
     pub(crate) fn is(&self, physics: &PhysicsWorld) -> bool {
         self.identity.load(std::sync::atomic::Ordering::Relaxed) == physics.identity
@@ -375,10 +386,20 @@ fn rebuilt_world(world: &mut bevy::ecs::world::World) -> PhysicsWorld {
         (Entity, &mut Collider, Option<&PhysicsPose>, Option<&mut Transform>),
         Without<ChildOf>,
     >();
+    let waiting: bevy::ecs::entity::EntityHashSet = world
+        .get_resource::<sync::WaitingBodies>()
+        .map(|w| w.entities().collect())
+        .unwrap_or_default();
     for (entity, mut collider, pose, transform) in bodies.iter_mut(world) {
         if let (Some(pose), Some(mut transform)) = (pose, transform) {
+            // Refused at spawn, it waits for its data to change, as before. One whose pose
+            // was written over (`PhysicsPose::default()`) but that does not wait is judged
+            // as a new spawn: passed by, it was never simulated again, unsaid.
             if pose.written_translation.is_none() {
-                continue; // refused at spawn: it waits for its data to change, as before
+                if !waiting.contains(&entity) {
+                    collider.set_changed();
+                }
+                continue;
             }
             if !pose.transform_moved(&transform) {
                 let now = pose.current();

@@ -114,6 +114,11 @@ impl Until {
 }
 
 impl WaitingBodies {
+    /// The entities waiting.
+    pub(crate) fn entities(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.0.iter().map(|w| w.entity)
+    }
+
     /// Adds `entity` to the list, once, and says whether it was added: a child refused again
     /// (its collider changed, say) is still in it.
     pub(crate) fn wait(&mut self, entity: Entity, until: Until) -> bool {
