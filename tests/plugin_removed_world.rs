@@ -350,42 +350,33 @@ fn a_despawn_made_while_a_stale_world_was_assigned_in_reaches_the_world_in_force
     assert_eq!(physics.world().body_count(), 1, "no body without an entity in the core");
 }
 
-/// C. again, with the world in force replaced by inserting a stale one over it: only a
-/// removal remembered the last valid settings, so the rebuild took older ones (here the
-/// startup gravity) instead of those in force when it was replaced.
+/// C. again, with the world in force replaced by a stale one, inserted over it or assigned
+/// through `ResMut`: only a removal remembered the last valid settings, so the rebuild took
+/// older ones (here the gravity before the world was rebuilt) instead of those in force
+/// when it was replaced. The last valid settings are kept as they are applied, and as the
+/// world in force leaves, so no way of replacing it loses them.
 #[test]
-fn a_world_in_force_replaced_by_an_insert_leaves_its_settings_to_the_rebuild_r_cfg_3() {
-    let mut app = app();
-    frames(&mut app, 2);
-    let stale = app.world_mut().remove_resource::<PhysicsWorld>().expect("the plugin's world");
-    frames(&mut app, 2);
-    config(&mut app).gravity = Vec2::new(0.0, 123.0);
-    frames(&mut app, 2);
-    assert_eq!(physics(&app).world().config().gravity, Vec2::new(0.0, 123.0));
-    config(&mut app).gravity = Vec2::NAN;
-    app.world_mut().insert_resource(stale);
-    frames(&mut app, 2);
-    assert_eq!(physics(&app).world().config().gravity, Vec2::new(0.0, 123.0));
-    assert_eq!(app.world().resource::<PhysicsConfig>().gravity, Vec2::new(0.0, 123.0));
-}
-
-/// C. again, with the world in force replaced by assignment through `ResMut`, which fires
-/// nothing: the rebuild took settings remembered earlier. The last valid settings are kept
-/// as they are applied, so no way of replacing the world loses them.
-#[test]
-fn a_world_in_force_replaced_by_assignment_leaves_its_settings_to_the_rebuild_r_cfg_3() {
-    let mut app = app();
-    config(&mut app).gravity = Vec2::new(0.0, 111.0);
-    frames(&mut app, 2);
-    let stale = app.world_mut().remove_resource::<PhysicsWorld>().expect("the plugin's world");
-    frames(&mut app, 2);
-    config(&mut app).gravity = Vec2::new(0.0, 222.0);
-    frames(&mut app, 2);
-    config(&mut app).gravity = Vec2::NAN;
-    *app.world_mut().resource_mut::<PhysicsWorld>() = stale;
-    frames(&mut app, 2);
-    assert_eq!(physics(&app).world().config().gravity, Vec2::new(0.0, 222.0));
-    assert_eq!(app.world().resource::<PhysicsConfig>().gravity, Vec2::new(0.0, 222.0));
+fn a_world_in_force_replaced_by_a_stale_one_leaves_its_settings_to_the_rebuild_r_cfg_3() {
+    for assign in [false, true] {
+        let mut app = app();
+        config(&mut app).gravity = Vec2::new(0.0, 111.0);
+        frames(&mut app, 2);
+        let stale = app.world_mut().remove_resource::<PhysicsWorld>().expect("the plugin's world");
+        frames(&mut app, 2);
+        config(&mut app).gravity = Vec2::new(0.0, 222.0);
+        frames(&mut app, 2);
+        assert_eq!(physics(&app).world().config().gravity, Vec2::new(0.0, 222.0));
+        config(&mut app).gravity = Vec2::NAN;
+        if assign {
+            *app.world_mut().resource_mut::<PhysicsWorld>() = stale;
+        } else {
+            app.world_mut().insert_resource(stale);
+        }
+        frames(&mut app, 2);
+        let in_force = Vec2::new(0.0, 222.0);
+        assert_eq!(physics(&app).world().config().gravity, in_force, "assigned: {assign}");
+        assert_eq!(app.world().resource::<PhysicsConfig>().gravity, in_force, "assigned: {assign}");
+    }
 }
 
 /// A simulated body whose `PhysicsPose` was written over (`PhysicsPose::default()`, as if it

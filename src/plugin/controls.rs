@@ -262,18 +262,23 @@ pub(crate) fn apply_controls(
         let (min, max) = mapping.rect_to_core(bounds.0);
         let applied = ((min, max) != physics.world().bounds())
             .then(|| physics.apply(Input::SetBounds { min, max }));
-        if let (Some(Ok(_)), Some(in_force)) = (&applied, in_force.as_mut()) {
-            in_force.remember_bounds(bounds.0);
-        }
-        if let Some(Err(error)) = applied {
-            let (min, max) = physics.world().bounds();
-            let kept = mapping.rect_to_bevy(min, max);
-            let message = format!(
-                "PhysicsBounds {:?} refused ({error}); the walls stay at {kept:?}",
-                bounds.0
-            );
-            warnings.warn_and_send(None, message);
-            bounds.0 = kept;
+        match applied {
+            Some(Ok(_)) => {
+                if let Some(in_force) = in_force.as_mut() {
+                    in_force.remember_bounds(bounds.0);
+                }
+            }
+            Some(Err(error)) => {
+                let (min, max) = physics.world().bounds();
+                let kept = mapping.rect_to_bevy(min, max);
+                let message = format!(
+                    "PhysicsBounds {:?} refused ({error}); the walls stay at {kept:?}",
+                    bounds.0
+                );
+                warnings.warn_and_send(None, message);
+                bounds.0 = kept;
+            }
+            None => {}
         }
     }
 }

@@ -188,7 +188,7 @@ pub(crate) fn unlink_on_return(
     warnings: Option<ResMut<Messages<PhysicsWarning>>>,
 ) {
     let (Some(mut physics), Some(mut later)) = (physics, later) else { return };
-    if physics.is_stale() || in_force.is_some_and(|in_force| !in_force.is(&physics)) {
+    if in_force.map_or(physics.is_stale(), |in_force| !in_force.is(&physics)) {
         // What was noted waits for the world in force (put back, or rebuilt in this one's
         // place), as do the changes until then (`unlink_body` and the observers note them).
         let stale: Vec<Entity> = physics.linked_entities().collect();
@@ -226,7 +226,7 @@ pub(crate) fn refuse_parented_after_rebuild(world: &mut World) {
     for entity in children {
         let mut waiting = world.get_resource_mut::<WaitingBodies>();
         if waiting.as_mut().is_some_and(|waiting| waiting.wait(entity, Until::Unparented)) {
-            world.warn_and_send(Some(entity), format!("entity {entity}: {PARENTED}"));
+            refuse(world, entity, PARENTED.into());
         }
     }
 }

@@ -346,6 +346,7 @@ fn rebuilt_world(world: &mut bevy::ecs::world::World) -> PhysicsWorld {
     let in_force = world.resource::<WorldInForce>();
     let (mapping, size) = (in_force.mapping, in_force.size);
     let (last_config, last_bounds) = (in_force.config.clone(), in_force.bounds);
+    let shared = in_force.identity.clone();
     let config = world
         .get_resource::<PhysicsConfig>()
         .filter(|config| config.validate().is_ok())
@@ -360,7 +361,7 @@ fn rebuilt_world(world: &mut bevy::ecs::world::World) -> PhysicsWorld {
     let mut physics = PhysicsWorld::new(core, mapping);
     // In force before it is inserted: `lifecycle::unlink_on_return` takes any other world
     // inserted for a stale one, and every other world of the app is stale from now on.
-    physics.take_over(&world.resource::<WorldInForce>().identity);
+    physics.take_over(&shared);
     // The walls the resource holds, or else the last valid ones.
     let bounds = world.get_resource::<PhysicsBounds>().map(|bounds| bounds.0);
     for bounds in bounds.into_iter().chain([last_bounds]) {

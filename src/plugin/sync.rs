@@ -200,10 +200,11 @@ pub(crate) fn register_bodies(
             }
             !changed
         });
+        // Still waiting: refused already, and not again for a change that does not end its
+        // wait.
+        let still: EntityHashSet = waiting.entities().collect();
+        entities.retain(|entity| !still.contains(entity));
     }
-    // Still waiting: refused already, and not again for a change that does not end its wait.
-    let still: EntityHashSet = waiting.0.iter().map(|w| w.entity).collect();
-    entities.retain(|entity| !still.contains(entity));
     // Index order is spawn order in a fresh world (`Entity`'s own order is not).
     entities.sort_unstable_by_key(|entity| entity.index_u32());
     entities.dedup();
