@@ -4,7 +4,9 @@
 
 use glam::Vec2;
 
-use super::impulse::{Constraint, EffectiveMasses, Impulses, InverseMasses, Velocity};
+#[cfg(test)]
+use super::impulse::{Constraint, Impulses};
+use super::impulse::{EffectiveMasses, InverseMasses, Velocity};
 use crate::physics::math::{cross, cross_scalar_vec, tangent};
 
 /// What the inner loop reads and writes of one body: 20 bytes, so a body's velocity and its
@@ -190,6 +192,7 @@ impl SolverContact {
     }
 
     /// What the impulse formulas read of this contact.
+    #[cfg(test)]
     #[inline(always)]
     pub(super) fn constraint(&self) -> Constraint<f32> {
         Constraint {
@@ -208,6 +211,7 @@ impl SolverContact {
     }
 
     /// The accumulated impulses of the passes.
+    #[cfg(test)]
     #[inline(always)]
     pub(super) fn impulses(&self) -> Impulses<f32> {
         Impulses {
@@ -218,6 +222,7 @@ impl SolverContact {
     }
 
     /// Takes the accumulated impulses the passes computed.
+    #[cfg(test)]
     #[inline(always)]
     pub(super) fn set_impulses(&mut self, p: Impulses<f32>) {
         (self.normal_impulse, self.tangent_impulse, self.rolling_impulse) =

@@ -98,4 +98,3 @@ pub(crate) use contact_cache::{CachedImpulse, ContactCache, PairKey, WALL_GENERA
 pub(crate) use order::SolveOrder;
 pub(crate) use position::{Projection, ProjectionSettings};
 pub(crate) use restitution::{EnergyGuard, any_thrown_apart, impacts_in_turn, restitute_in_order};
-pub(crate) use scalar::solve_in_order;

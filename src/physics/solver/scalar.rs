@@ -1,10 +1,14 @@
 //! The scalar path of the sequential impulses: one contact at a time, in list order or in a
-//! given order. The reference the wide kernel (`wide`) must equal bit for bit, and the
-//! path of the islands solved again without bounce targets (`restitution`).
+//! given order. The reference the wide kernel (`wide`) must equal bit for bit; the world
+//! itself solves four contacts at a time ([`SolveOrder`]) and uses only the warm start of
+//! one contact from here.
 
 #[cfg(test)]
-use super::contact::{SolverBodies, TargetRules, set_levers_and_bounce, set_position_bias};
-use super::contact::{SolverBody, SolverContact, inverse_masses, write_back};
+use super::contact::{
+    SolverBodies, TargetRules, inverse_masses, set_levers_and_bounce, set_position_bias, write_back,
+};
+use super::contact::{SolverBody, SolverContact};
+#[cfg(test)]
 use super::impulse;
 #[cfg(doc)]
 use super::order::SolveOrder;
@@ -58,6 +62,7 @@ pub fn solve(contacts: &mut [SolverContact], bodies: &mut [SolverBody]) {
 /// for [`SolveOrder::solve_passes`], which the world calls and which gives the same bits
 /// four contacts at a time. `accumulated` is the rule switch `accumulated_clamping`
 /// (R-LAB-1), chosen once per pass.
+#[cfg(test)]
 pub fn solve_in_order(
     contacts: &mut [SolverContact],
     bodies: &mut [SolverBody],
@@ -78,6 +83,7 @@ pub fn solve_in_order(
 /// Normal, friction and rolling resistance of one contact
 /// ([`solve_rolling`](impulse::solve_rolling)), or normal and friction alone when neither
 /// body can turn ([`solve_linear`](impulse::solve_linear)). `ACCUMULATED` as there.
+#[cfg(test)]
 #[inline]
 fn solve_contact<const ACCUMULATED: bool>(c: &mut SolverContact, bodies: &mut [SolverBody]) {
     let (ia, ib) = (c.a as usize, c.b as usize);

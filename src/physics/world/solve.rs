@@ -252,9 +252,9 @@ impl World {
         self.scratch.resolve_order.clear();
         self.scratch.bounce_targets.clear();
         // List order: any fixed order converges and keeps the step deterministic, and this
-        // one converges faster than the passes' colour order (solved four at a time in colour
-        // order, the piles slept up to 4.5 s later: docs/benchmarks.md, "The second solve four
-        // contacts at a time"). (Room for every contact was made by `solve_velocities`.)
+        // one converges faster than the passes' colour order (in colour order the piles slept
+        // up to 4.5 s later: docs/benchmarks.md, "The second solve four contacts at a
+        // time"). (Room for every contact was made by `solve_velocities`.)
         for index in 0..self.scratch.contacts.len() as u32 {
             let c = &mut self.scratch.contacts[index as usize];
             if guard.contact_gained(&self.scratch.solver.bodies, island, c) {
@@ -298,10 +298,15 @@ impl World {
             &self.scratch.island_root,
             &mut self.scratch.before_bounce,
         );
-        let (order, accumulated) = (&self.scratch.resolve_order, self.config.accumulated_clamping);
-        for _ in 0..passes {
-            solver::solve_in_order(&mut self.scratch.contacts, bodies, order, accumulated);
-        }
+        // In list order, four contacts at a time: level by level, bit for bit the list
+        // order's solves (`SolveOrder::solve_subset`).
+        self.scratch.solve_order.solve_subset(
+            &mut self.scratch.contacts,
+            bodies,
+            &self.scratch.resolve_order,
+            passes,
+            self.config.accumulated_clamping,
+        );
         for (&index, &target) in self.scratch.resolve_order.iter().zip(&self.scratch.bounce_targets)
         {
             self.scratch.contacts[index as usize].bounce_velocity = target;

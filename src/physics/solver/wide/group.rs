@@ -19,9 +19,11 @@ use crate::physics::solver::lane::Lane;
 /// solves are the only callers, and [`WideContacts::solve`](super::WideContacts::solve) is
 /// the only caller of those). Every such offset is `ENTRY_BYTES · i` with
 /// `i < velocities.len()`:
-/// * only [`load`](super::WideContacts::load) writes the offsets and the velocities (the
-///   fields are private to `wide`; `solve` and `store` change neither the groups' offsets nor
-///   the length of the velocities);
+/// * only [`load`](super::WideContacts::load) and
+///   [`load_prepared`](super::WideContacts::load_prepared) write the offsets and the
+///   velocities, both through one function, `lay_out`, which the points below call `load`
+///   (the fields are private to `wide`; `solve` and `store` change neither the groups'
+///   offsets nor the length of the velocities);
 /// * `load` fills the velocities with one entry per solver body and then the sink, so
 ///   `velocities.len() = bodies.len() + 1`, and the sink is entry `bodies.len()`;
 /// * each offset `load` writes is `offset_of(i)` (which it asserts does not overflow) of the

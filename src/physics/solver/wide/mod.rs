@@ -1,6 +1,6 @@
-//! The velocity passes four contacts at a time: the same Gauss-Seidel sweep as
-//! [`solve_in_order`], laid out so that the processor solves four independent contacts with
-//! one instruction per operation (SSE2 on x86_64), like Box2D v3's `contact_solver.c`
+//! The velocity passes four contacts at a time: the same Gauss-Seidel sweep as the scalar
+//! `scalar::solve_in_order`, laid out so that the processor solves four independent contacts
+//! with one instruction per operation (SSE2 on x86_64), like Box2D v3's `contact_solver.c`
 //! (`b2SolveContactTwoPointsTask` over `b2ContactConstraintSIMD`).
 //!
 //! # Why the result is the sequential one
@@ -8,12 +8,17 @@
 //! body. Solving a colour's contacts one after the other, no contact reads a velocity that
 //! another contact of the colour writes, so solving four of them side by side reads and
 //! writes exactly the same numbers. Immovable bodies (walls, static and sleeping bodies,
-//! inverse mass 0) may appear in several lanes: they are read, never written, as in
-//! [`solve_in_order`]. Each lane performs the operations of the scalar solve in the same
-//! order with the same roundings (no fused multiply-add): both call the same formulas of
+//! inverse mass 0) may appear in several lanes: they are read, never written, as in the
+//! scalar path. Each lane performs the operations of the scalar solve in the same order with
+//! the same roundings (no fused multiply-add): both call the same formulas of
 //! [`impulse`](super::impulse), on `f32` and on [`F4`](f4::F4) lanes, so the velocities and
 //! impulses are bit-equal to the reference path's; `wide_passes_equal_the_reference_bit_for_bit`
 //! (in `wide/tests.rs`) checks that on random contact sets.
+//!
+//! The islands solved again are solved in list order, and the same groups give that order
+//! too: there a batch is not a colour but a *level* (`SolveOrder::solve_subset`), a set of
+//! contacts that share no movable body and depend only on the levels before it
+//! (`wide_passes_over_a_subset_equal_the_list_order_bit_for_bit`).
 //!
 //! # Layout
 //! Per step, [`WideContacts::load`] does the work of the scalar `prepare` (levers, bounce
@@ -53,7 +58,7 @@ use super::contact::{
 };
 use super::impulse::EffectiveMasses;
 #[cfg(doc)]
-use super::{order::SolveOrder, scalar::solve_in_order};
+use super::order::SolveOrder;
 use group::{LinearGroup, RollingGroup};
 
 mod f4;
@@ -114,7 +119,7 @@ pub(crate) fn is_rolling(a: &SolverBody, b: &SolverBody) -> bool {
 
 impl WideContacts {
     /// Copies the velocities and lays out the contacts in groups, colour by colour:
-    /// `colours[i]` is contact i's colour (64 for the overflow), `counts[k]` how many
+    /// `colour_of(i)` is contact i's colour (64 for the overflow), `counts[k]` how many
     /// linear and rolling contacts colour k has. On the way it does the work of the scalar
     /// `prepare`: each contact gets its levers and bounce target (`set_levers_and_bounce`,
     /// shared with `prepare`), and the groups their effective masses four at a time
@@ -130,20 +135,63 @@ impl WideContacts {
         contacts: &mut [SolverContact],
         bodies: &SolverBodies,
         rules: &TargetRules,
-        colours: &[u8],
+        colour_of: impl Fn(usize) -> usize,
         counts: &[[u32; 2]],
     ) -> bool {
+        // Cut to one length, so that the checked index of a contact's body into the solver
+        // bodies also covers its indices into the other two (the compiler drops their checks).
+        let solver = &bodies.bodies[..];
+        let (starts, held) = (&bodies.start_velocity[..solver.len()], &bodies.held[..solver.len()]);
+        let mut bounces = false;
+        let every = 0..contacts.len() as u32;
+        self.lay_out(contacts, solver, colour_of, counts, every, |c| {
+            set_levers_and_bounce(c, starts, held, rules);
+            bounces |= c.bounce_velocity != 0.0;
+        });
+        if rules.bias_rate != 0.0 {
+            self.add_position_bias(contacts, rules);
+        }
+        bounces
+    }
+
+    /// [`load`](Self::load) for the contacts `subset` alone (ascending indices), which have
+    /// been prepared already (levers, bounce targets, position bias): the islands that the
+    /// world solves again (`solve_again`). `colour_of(i)` is contact i's level and
+    /// `counts[k]` how many linear and rolling contacts level k has, with an empty overflow
+    /// last (`SolveOrder::solve_subset`); `colour_of` is asked only for the subset's
+    /// contacts. The effective masses are computed again from the levers, to the same bits.
+    pub fn load_prepared(
+        &mut self,
+        contacts: &mut [SolverContact],
+        bodies: &[SolverBody],
+        colour_of: impl Fn(usize) -> usize,
+        counts: &[[u32; 2]],
+        subset: &[u32],
+    ) {
+        self.lay_out(contacts, bodies, colour_of, counts, subset.iter().copied(), |_| {});
+    }
+
+    /// The part of [`load`](Self::load) common to both loads: copies the velocities and
+    /// lays out the contacts `indices` (ascending) in groups, colour by colour, calling
+    /// `prepare` on each contact before its lanes are written, then computes the groups'
+    /// effective masses.
+    fn lay_out(
+        &mut self,
+        contacts: &mut [SolverContact],
+        bodies: &[SolverBody],
+        colour_of: impl Fn(usize) -> usize,
+        counts: &[[u32; 2]],
+        indices: impl Iterator<Item = u32>,
+        mut prepare: impl FnMut(&mut SolverContact),
+    ) {
         self.velocities.clear();
         self.velocities.extend(
-            bodies
-                .bodies
-                .iter()
-                .map(|b| Vec4::new(b.velocity.x, b.velocity.y, b.angular_velocity, 0.0)),
+            bodies.iter().map(|b| Vec4::new(b.velocity.x, b.velocity.y, b.angular_velocity, 0.0)),
         );
         self.velocities.push(Vec4::ZERO);
         // Every byte offset fits in a u32 (the sink's is the largest).
-        assert!(bodies.bodies.len() < (u32::MAX / ENTRY_BYTES) as usize, "too many bodies");
-        let sink = offset_of(bodies.bodies.len() as u32);
+        assert!(bodies.len() < (u32::MAX / ENTRY_BYTES) as usize, "too many bodies");
+        let sink = offset_of(bodies.len() as u32);
 
         // The first lane of each colour's groups, and one batch per colour in use. The
         // batches are built aside and handed to `solve` only after the checks below: a load
@@ -220,19 +268,14 @@ impl WideContacts {
             let offset = offset_of(i);
             (offset, if body.inverse_mass > 0.0 { offset } else { sink })
         };
-        let mut bounces = false;
-        // Cut to one length, so that the checked index of a contact's body into `solver`
-        // also covers its indices into the other two (the compiler drops their checks).
-        let solver = &bodies.bodies[..];
-        let (starts, held) = (&bodies.start_velocity[..solver.len()], &bodies.held[..solver.len()]);
-        for (index, (c, &colour)) in contacts.iter_mut().zip(colours).enumerate() {
-            let (body_a, body_b) = (&solver[c.a as usize], &solver[c.b as usize]);
-            set_levers_and_bounce(c, starts, held, rules);
-            bounces |= c.bounce_velocity != 0.0;
+        for index in indices {
+            let (c, colour) = (&mut contacts[index as usize], colour_of(index as usize));
+            let (body_a, body_b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+            prepare(c);
             let (a, store_a) = targets(c.a, body_a);
             let (b, store_b) = targets(c.b, body_b);
             let kind = usize::from(is_rolling(body_a, body_b));
-            let slot = match self.next_lane.get_mut(colour as usize) {
+            let slot = match self.next_lane.get_mut(colour) {
                 Some(next) => {
                     next[kind] += 1;
                     (next[kind] - 1) as usize
@@ -245,7 +288,6 @@ impl WideContacts {
                 }
             };
             let (group, lane) = (slot / LANES, slot % LANES);
-            let index = index as u32;
             if kind == 1 {
                 let g = &mut self.rolling[group];
                 (g.a[lane], g.store_a[lane], g.b[lane], g.store_b[lane]) = (a, store_a, b, store_b);
@@ -297,10 +339,6 @@ impl WideContacts {
         for group in &mut self.rolling {
             group.set_masses();
         }
-        if rules.bias_rate != 0.0 {
-            self.add_position_bias(contacts, rules);
-        }
-        bounces
     }
 
     /// Baumgarte's bias on every contact and its lane's target (the rule switch
@@ -326,9 +364,10 @@ impl WideContacts {
     }
 
     /// One Gauss-Seidel pass: the batches in order (the wide colours, then the overflow
-    /// contacts one by one), each batch's groups in order. Equal to [`solve_in_order`] over
-    /// `SolveOrder::order` with the same `accumulated` (the rule switch
-    /// `accumulated_clamping`, R-LAB-1, chosen here once per pass).
+    /// contacts one by one; or the levels of a subset), each batch's groups in order. Equal
+    /// to `scalar::solve_in_order` over `SolveOrder::order` (or over the subset) with the
+    /// same `accumulated` (the rule switch `accumulated_clamping`, R-LAB-1, chosen here once
+    /// per pass).
     ///
     /// The groups read and write the velocities without bounds checks; `group::entry` says
     /// why every offset they hold is in range.

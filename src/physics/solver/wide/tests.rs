@@ -218,11 +218,11 @@ fn a_load_that_panics_leaves_nothing_to_solve() {
     };
     let mut wide = WideContacts::default();
     let rules = TargetRules::bounces_above(50.0);
-    wide.load(&mut [contact(998, 999)], &bodies(1000), &rules, &[0], &[[1, 0], [0, 0]]);
+    wide.load(&mut [contact(998, 999)], &bodies(1000), &rules, |_| 0, &[[1, 0], [0, 0]]);
     wide.solve(true);
     let small = bodies(2);
     let load = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        wide.load(&mut [], &small, &rules, &[], &[[1, 0], [0, 0]]);
+        wide.load(&mut [], &small, &rules, |_| 0, &[[1, 0], [0, 0]]);
     }));
     assert!(load.is_err(), "counts that do not match the contacts must be refused");
     assert!(wide.batches.is_empty(), "a failed load left {} batches", wide.batches.len());
@@ -288,6 +288,47 @@ fn f4_lanes_give_the_bits_of_f32() {
                     wide[lane]
                 );
             }
+        }
+    }
+}
+
+/// The islands solved again (D1, D10) get the wide passes too: [`SolveOrder::solve_subset`]
+/// over a random subset of prepared contacts equals 8 passes of [`solve_in_order`] over the
+/// subset in list order, bit for bit, and leaves the other contacts alone. The subsets
+/// include the empty one, every contact, and contact sets around a hub body, whose chain of
+/// levels is as long as its contacts (the colouring would overflow 64 colours there).
+#[test]
+fn wide_passes_over_a_subset_equal_the_list_order_bit_for_bit() {
+    let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+    let mut order = SolveOrder::default();
+    let shapes = [(3, 5, 0), (40, 100, 0), (200, 600, 0), (120, 400, 3)];
+    for round in 0..24 {
+        let (body_count, contact_count, hub) = shapes[round % shapes.len()];
+        let mut bodies = random_bodies(&mut rng, body_count);
+        let mut contacts = random_contacts(&mut rng, body_count, contact_count, hub);
+        warm_start(&contacts, &mut bodies.bodies);
+        prepare(&mut contacts, &bodies, &TargetRules::bounces_above(50.0));
+        let subset: Vec<u32> = match round % 6 {
+            0 => Vec::new(),
+            1 => (0..contact_count as u32).collect(),
+            keep => (0..contact_count as u32).filter(|_| rng.below(keep) == 0).collect(),
+        };
+        let accumulated = round % 3 != 1;
+        let (mut reference_contacts, mut reference_bodies) = (contacts.clone(), bodies.clone());
+        order.solve_subset(&mut contacts, &mut bodies.bodies, &subset, 8, accumulated);
+        for _ in 0..8 {
+            let (contacts, bodies) = (&mut reference_contacts, &mut reference_bodies.bodies);
+            solve_in_order(contacts, bodies, &subset, accumulated);
+        }
+
+        let bits =
+            |b: &SolverBody| [b.velocity.x, b.velocity.y, b.angular_velocity].map(f32::to_bits);
+        for (i, (wide, reference)) in bodies.bodies.iter().zip(&reference_bodies.bodies).enumerate()
+        {
+            assert_eq!(bits(wide), bits(reference), "round {round}, body {i}");
+        }
+        for (i, (wide, reference)) in contacts.iter().zip(&reference_contacts).enumerate() {
+            assert_eq!(contact_bits(wide), contact_bits(reference), "round {round}, contact {i}");
         }
     }
 }
