@@ -379,6 +379,33 @@ fn a_world_in_force_replaced_by_a_stale_one_leaves_its_settings_to_the_rebuild_r
     }
 }
 
+/// C. a fourth time (found by the fourth fuzzing round): settings written while no world
+/// was in the app are taken by the world rebuilt in its place, but were not remembered as
+/// the last valid ones, since `apply_config` and `apply_controls` then see nothing to apply.
+/// A stale world assigned back through `ResMut` (which fires nothing) over invalid settings
+/// was rebuilt with the settings before the removal: gravity (0, 980) and the startup walls
+/// instead of (0, 333) and the walls in force. The rebuild remembers what it takes.
+#[test]
+fn settings_taken_by_a_rebuilt_world_outlive_a_stale_world_assigned_back_r_cfg_3() {
+    let mut app = app();
+    frames(&mut app, 2);
+    let stale = app.world_mut().remove_resource::<PhysicsWorld>().expect("the plugin's world");
+    let (gravity, walls) = (Vec2::new(0.0, 333.0), Rect::new(-400.0, -300.0, 400.0, 300.0));
+    config(&mut app).gravity = gravity;
+    app.world_mut().resource_mut::<PhysicsBounds>().0 = walls;
+    frames(&mut app, 2);
+    assert_eq!(physics(&app).world().config().gravity, gravity, "the rebuilt world took it");
+    config(&mut app).gravity = Vec2::NAN;
+    app.world_mut().resource_mut::<PhysicsBounds>().0 = Rect::new(0.0, 0.0, 5.0, 5.0);
+    *app.world_mut().resource_mut::<PhysicsWorld>() = stale;
+    frames(&mut app, 2);
+    assert_eq!(physics(&app).world().config().gravity, gravity);
+    assert_eq!(app.world().resource::<PhysicsConfig>().gravity, gravity);
+    assert_eq!(app.world().resource::<PhysicsBounds>().0, walls);
+    let (min, max) = physics(&app).mapping().rect_to_core(walls);
+    assert_eq!(physics(&app).world().bounds(), (min, max), "the walls in the core");
+}
+
 /// A simulated body whose `PhysicsPose` was written over (`PhysicsPose::default()`, as if it
 /// had never been simulated) was passed by every rebuild: no warning, and it was never
 /// simulated again. Only an entity that waits (refused at spawn) is passed by now; this one

@@ -364,11 +364,17 @@ fn rebuilt_world(world: &mut bevy::ecs::world::World) -> PhysicsWorld {
     physics.take_over(&shared);
     // The walls the resource holds, or else the last valid ones.
     let bounds = world.get_resource::<PhysicsBounds>().map(|bounds| bounds.0);
-    for bounds in bounds.into_iter().chain([last_bounds]) {
+    let applied = bounds.into_iter().chain([last_bounds]).find(|&bounds| {
         let (min, max) = mapping.rect_to_core(bounds);
-        if physics.apply(Input::SetBounds { min, max }).is_ok() {
-            break;
-        }
+        physics.apply(Input::SetBounds { min, max }).is_ok()
+    });
+    // What this world took from the resources is now the last valid: `apply_config` and
+    // `apply_controls` see nothing to apply, so they would not remember it, and a stale
+    // world assigned back later (which fires no `Discard`) must not bring older settings.
+    let mut in_force = world.resource_mut::<WorldInForce>();
+    in_force.remember_config(physics.world().config());
+    if let Some(bounds) = applied {
+        in_force.remember_bounds(bounds);
     }
     if let Some(walls) = world.get_resource::<PhysicsWalls>() {
         for wall in WallId::ALL {
