@@ -317,6 +317,34 @@ fn a_body_with_a_parent_is_refused_until_the_parent_is_removed_r_plug_2() {
     assert!(take_warnings(&mut app).is_empty(), "warned once");
 }
 
+/// A child refused for its parent that loses a component its collider requires is told so,
+/// and once the component is back it waits for its parent to go as before: it was refused for
+/// its parent a second time (the fuzzing rounds' known repeat). Simulated once `ChildOf` goes.
+#[test]
+fn a_refused_child_that_loses_and_regains_a_required_component_is_not_refused_again_r_plug_2() {
+    let mut app = one_step_frames();
+    let parent = spawn(&mut app, Transform::from_xyz(100.0, 50.0, 0.0));
+    let child = spawn(
+        &mut app,
+        (Collider::circle(20.0), Transform::from_xyz(10.0, 0.0, 0.0), ChildOf(parent)),
+    );
+    app.update();
+    assert_one_warning(&mut app, child, &["ChildOf", "not simulated until"]);
+    app.world_mut().entity_mut(child).remove::<PhysicsMaterial>();
+    app.update();
+    assert_one_warning(&mut app, child, &["PhysicsMaterial missing"]);
+    app.world_mut().entity_mut(child).insert(PhysicsMaterial::default());
+    for _ in 0..3 {
+        app.update();
+        assert!(take_warnings(&mut app).is_empty(), "refused for its parent again");
+    }
+    assert_eq!(physics(&app).handle(child), None, "a child is not simulated");
+    app.world_mut().entity_mut(child).remove::<ChildOf>();
+    app.update();
+    assert!(take_warnings(&mut app).is_empty());
+    assert!(physics(&app).handle(child).is_some(), "simulated once top-level");
+}
+
 /// `World::resource_scope::<PhysicsWorld>` takes the resource out of the world while it runs,
 /// so the observer that refuses a body given a parent found none and did nothing: the body
 /// stayed simulated in world space, its entity drawn relative to its parent, and nothing was

@@ -92,6 +92,9 @@ pub(crate) struct WaitingBodies(Vec<WaitingBody>);
 struct WaitingBody {
     entity: Entity,
     until: Until,
+    /// Refused for its parent: once complete again (see [`Until::Complete`]) it goes back to
+    /// waiting for its parent to go, if it still has one, without a second warning.
+    for_parent: bool,
 }
 
 /// What a waiting entity waits for.
@@ -124,7 +127,7 @@ impl WaitingBodies {
     pub(crate) fn wait(&mut self, entity: Entity, until: Until) -> bool {
         let new = !self.0.iter().any(|w| w.entity == entity);
         if new {
-            self.0.push(WaitingBody { entity, until });
+            self.0.push(WaitingBody { entity, until, for_parent: until == Until::Unparented });
         }
         new
     }
@@ -184,6 +187,11 @@ pub(crate) fn register_bodies(
             // Refused for its parent, it would be refused again as long as it has one (and
             // its `Transform` may hold the plugin's last write, from before it had one).
             let changed = match w.until {
+                // Already told about its parent: it waits for it to go again, unsaid.
+                Until::Complete if parent && w.for_parent => {
+                    w.until = Until::Unparented;
+                    false
+                }
                 Until::Complete => true,
                 Until::Unparented => !parent,
                 Until::Changed => {
