@@ -205,11 +205,8 @@ impl SolveOrder {
             let (a, b) = (c.a as usize, c.b as usize);
             let (body_a, body_b) = (&bodies[a], &bodies[b]);
             let (movable_a, movable_b) = (body_a.inverse_mass > 0.0, body_b.inverse_mass > 0.0);
-            let level = if movable_a { self.body_levels[a] } else { 0 }.max(if movable_b {
-                self.body_levels[b]
-            } else {
-                0
-            });
+            let level_of = |movable, i| if movable { self.body_levels[i] } else { 0 };
+            let level = level_of(movable_a, a).max(level_of(movable_b, b));
             for (movable, i) in [(movable_a, a), (movable_b, b)] {
                 if movable {
                     self.body_levels[i] = level + 1;
