@@ -87,7 +87,7 @@ impl World {
         targets.reserve(n.saturating_sub(targets.len()));
         // Prepares, then solves four contacts of a colour at a time; equal to the reference
         // `solver::scalar::prepare` and `velocity_iterations` passes of
-        // `solver::solve_in_order` over `solve_order.order()`.
+        // `solver::scalar::solve_in_order` over `solve_order.order()`.
         let (rules, passes) = (self.target_rules(dt), self.velocity_passes());
         let bounces = self.scratch.solve_order.solve_passes(
             &mut self.scratch.contacts,
