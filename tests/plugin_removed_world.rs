@@ -9,7 +9,8 @@ mod plugin_support;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
-use bevy_sandbox_physics::physics::{BodyKind, Shape, WallId};
+use bevy_sandbox_physics::physics::{BodyKind, SceneFile, Shape, WallId};
+use bevy_sandbox_physics::plugin::LoadPhysicsScene;
 use bevy_sandbox_physics::prelude::*;
 use plugin_support::*;
 
@@ -404,6 +405,30 @@ fn settings_taken_by_a_rebuilt_world_outlive_a_stale_world_assigned_back_r_cfg_3
     assert_eq!(app.world().resource::<PhysicsBounds>().0, walls);
     let (min, max) = physics(&app).mapping().rect_to_core(walls);
     assert_eq!(physics(&app).world().bounds(), (min, max), "the walls in the core");
+}
+
+/// C. through a scene file: a load sets the core's config without `apply_config`, so only
+/// the world's own settings as it leaves can say what was in force. Loaded, then a NaN
+/// gravity written and a stale world assigned back over the world in force (which drops it
+/// unseen by any hook): the rebuild keeps the loaded gravity.
+#[test]
+fn settings_loaded_from_a_scene_file_outlive_a_stale_world_assigned_back_r_cfg_3() {
+    let mut app = app();
+    frames(&mut app, 2);
+    let stale = app.world_mut().remove_resource::<PhysicsWorld>().expect("the plugin's world");
+    frames(&mut app, 2);
+    let mut file = SceneFile::capture(physics(&app).world());
+    let gravity = Vec2::new(0.0, 444.0);
+    file.config.gravity = gravity;
+    app.world_mut().commands().queue(LoadPhysicsScene(file));
+    app.world_mut().flush();
+    frames(&mut app, 1);
+    assert_eq!(physics(&app).world().config().gravity, gravity, "the file's gravity");
+    config(&mut app).gravity = Vec2::NAN;
+    *app.world_mut().resource_mut::<PhysicsWorld>() = stale;
+    frames(&mut app, 2);
+    assert_eq!(physics(&app).world().config().gravity, gravity);
+    assert_eq!(app.world().resource::<PhysicsConfig>().gravity, gravity);
 }
 
 /// A simulated body whose `PhysicsPose` was written over (`PhysicsPose::default()`, as if it

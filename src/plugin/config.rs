@@ -195,18 +195,12 @@ pub(crate) fn apply_config(
     mut fixed: ResMut<Time<Fixed>>,
     mut virtual_time: ResMut<Time<Virtual>>,
     mut warnings: MessageWriter<PhysicsWarning>,
-    in_force: Option<ResMut<super::simulation::WorldInForce>>,
 ) {
     if !config.is_changed() || *config == *physics.world().config() {
         return;
     }
     match physics.apply(Input::SetConfig(config.clone())) {
-        Ok(_) => {
-            retime(&config, &mut clocks, &mut fixed, &mut virtual_time);
-            if let Some(mut in_force) = in_force {
-                in_force.remember_config(&config);
-            }
-        }
+        Ok(_) => retime(&config, &mut clocks, &mut fixed, &mut virtual_time),
         Err(error) => {
             let message = format!("PhysicsConfig refused, the last valid one stays: {error}");
             warnings.warn_and_send(None, message);

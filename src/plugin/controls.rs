@@ -252,7 +252,6 @@ pub(crate) fn apply_controls(
     mut bounds: ResMut<PhysicsBounds>,
     mut physics: ResMut<PhysicsWorld>,
     mut warnings: MessageWriter<PhysicsWarning>,
-    mut in_force: Option<ResMut<super::simulation::WorldInForce>>,
 ) {
     if controls.gravity_enabled != physics.world().gravity_enabled() {
         let _ = physics.apply(Input::SetGravityEnabled(controls.gravity_enabled));
@@ -260,25 +259,17 @@ pub(crate) fn apply_controls(
     if bounds.is_changed() {
         let mapping = physics.mapping();
         let (min, max) = mapping.rect_to_core(bounds.0);
-        let applied = ((min, max) != physics.world().bounds())
-            .then(|| physics.apply(Input::SetBounds { min, max }));
-        match applied {
-            Some(Ok(_)) => {
-                if let Some(in_force) = in_force.as_mut() {
-                    in_force.remember_bounds(bounds.0);
-                }
-            }
-            Some(Err(error)) => {
-                let (min, max) = physics.world().bounds();
-                let kept = mapping.rect_to_bevy(min, max);
-                let message = format!(
-                    "PhysicsBounds {:?} refused ({error}); the walls stay at {kept:?}",
-                    bounds.0
-                );
-                warnings.warn_and_send(None, message);
-                bounds.0 = kept;
-            }
-            None => {}
+        if (min, max) != physics.world().bounds()
+            && let Err(error) = physics.apply(Input::SetBounds { min, max })
+        {
+            let (min, max) = physics.world().bounds();
+            let kept = mapping.rect_to_bevy(min, max);
+            let message = format!(
+                "PhysicsBounds {:?} refused ({error}); the walls stay at {kept:?}",
+                bounds.0
+            );
+            warnings.warn_and_send(None, message);
+            bounds.0 = kept;
         }
     }
 }

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use super::coords::CoordinateMapping;
-use crate::physics::{BodyHandle, Input, World};
+use crate::physics::{BodyHandle, Input, PhysicsConfig, World};
 
 /// A change the plugin refused (an invalid config, collider, material, velocity, teleport,
 /// rotation or bounds, a body with a parent, a removed resource of the plugin) or ignored (a
@@ -122,13 +122,42 @@ pub struct PhysicsWorld {
     /// after another took its place is told from one coming back from a resource scope by it
     /// (`lifecycle::unlink_on_return`).
     pub(crate) identity: u64,
-    /// The identity of the app's world in force, shared by every world the app built
-    /// (`simulation::WorldInForce`): a world whose identity differs is stale, put back after
-    /// the plugin had built another in its place, however it came back (inserted or
-    /// assigned). It names no entity once it is seen, and the hooks note what they see for
-    /// the world in force, as when no world is in the app, until
-    /// `simulation::rebuild_stale_world` replaces it.
-    pub(crate) in_force: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// What every world the app built shares (`simulation::WorldInForce` holds it too):
+    /// which of them is in force, and the settings it left the app with.
+    pub(crate) in_force: std::sync::Arc<InForce>,
+}
+
+/// Shared by every [`PhysicsWorld`] an app builds: the identity of the one in force, and the
+/// config and walls (core frame) it had when it last left the app.
+///
+/// A world whose identity differs is stale, put back after the plugin had built another in
+/// its place, however it came back (inserted or assigned). It names no entity once it is
+/// seen, and the hooks note what they see for the world in force, as when no world is in
+/// the app, until `simulation::rebuild_stale_world` replaces it.
+#[derive(Debug)]
+pub(crate) struct InForce {
+    identity: std::sync::atomic::AtomicU64,
+    /// The last valid settings, for a world rebuilt in place of the one in force: it leaves
+    /// them ([`PhysicsWorld::leave_settings`]) when it leaves the app, however it goes
+    /// (removed, taken by a resource scope, replaced by an insert, or dropped by an
+    /// assignment through `ResMut`, which no hook sees).
+    settings: std::sync::Mutex<(PhysicsConfig, Vec2, Vec2)>,
+}
+
+impl InForce {
+    /// The config and the walls (core frame) the world in force last left the app with, or
+    /// had when it was built.
+    pub(crate) fn settings(&self) -> (PhysicsConfig, Vec2, Vec2) {
+        self.settings.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+}
+
+/// A world in force dropped by an assignment through `ResMut` (which fires no hook) leaves
+/// its settings for the world rebuilt in place of the stale one assigned.
+impl Drop for PhysicsWorld {
+    fn drop(&mut self) {
+        self.leave_settings();
+    }
 }
 
 /// The identity of the next [`PhysicsWorld`] made.
@@ -137,6 +166,11 @@ static NEXT_IDENTITY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU6
 impl PhysicsWorld {
     pub(crate) fn new(world: World, mapping: CoordinateMapping) -> Self {
         let identity = NEXT_IDENTITY.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let (min, max) = world.bounds();
+        let in_force = InForce {
+            identity: std::sync::atomic::AtomicU64::new(identity),
+            settings: std::sync::Mutex::new((world.config().clone(), min, max)),
+        };
         Self {
             world,
             mapping,
@@ -149,7 +183,7 @@ impl PhysicsWorld {
             session: super::recording::Session::default(),
             rejoining: Default::default(),
             identity,
-            in_force: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(identity)),
+            in_force: std::sync::Arc::new(in_force),
         }
     }
 
@@ -181,14 +215,25 @@ impl PhysicsWorld {
     /// (see [`in_force`](Self::in_force)): one atomic load.
     #[inline]
     pub(crate) fn is_stale(&self) -> bool {
-        self.in_force.load(std::sync::atomic::Ordering::Relaxed) != self.identity
+        self.in_force.identity.load(std::sync::atomic::Ordering::Relaxed) != self.identity
     }
 
     /// Makes this world the one in force among those sharing `in_force` (the app's): every
     /// other world of the app is stale from now on.
-    pub(crate) fn take_over(&mut self, in_force: &std::sync::Arc<std::sync::atomic::AtomicU64>) {
-        in_force.store(self.identity, std::sync::atomic::Ordering::Relaxed);
+    pub(crate) fn take_over(&mut self, in_force: &std::sync::Arc<InForce>) {
+        in_force.identity.store(self.identity, std::sync::atomic::Ordering::Relaxed);
         self.in_force = in_force.clone();
+    }
+
+    /// Leaves this world's config and walls as the last valid ones, if it is the world in
+    /// force: as it leaves the app (`simulation::remember_settings`, and when it is dropped).
+    pub(crate) fn leave_settings(&self) {
+        if !self.is_stale() {
+            let (min, max) = self.world.bounds();
+            let mut settings =
+                self.in_force.settings.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            *settings = (self.world.config().clone(), min, max);
+        }
     }
 
     /// The core world, mutable, for the plugin's own reads and writes that no recording

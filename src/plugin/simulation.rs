@@ -18,7 +18,7 @@ use super::coords::CoordinateMapping;
 use super::drag::{DragState, release_all};
 use super::events::{CollisionEnd, CollisionEventsEnabled, CollisionStart, Sensor};
 use super::motion::{ConstantForce, ConstantTorque, GravityScale, PhysicsWalls};
-use super::physics_world::{PhysicsWarning, PhysicsWorld, WarnAndSend};
+use super::physics_world::{InForce, PhysicsWarning, PhysicsWorld, WarnAndSend};
 use super::resources::RestoreRemoved;
 use super::schedule::{PHASES, PhysicsSchedule, PhysicsSystems, run_physics_schedule};
 use super::{config, controls, events, lifecycle, motion, recording, resources, sync};
@@ -97,13 +97,8 @@ impl Plugin for PhysicsSimulationPlugin {
         let (world, bounds) = self.build_world(&mut config);
         let mapping = CoordinateMapping::from_bounds(bounds);
         let physics = PhysicsWorld::new(world, mapping);
-        let in_force = WorldInForce {
-            identity: physics.in_force.clone(),
-            mapping,
-            size: bounds.size(),
-            config: config.clone(),
-            bounds,
-        };
+        let in_force =
+            WorldInForce { shared: physics.in_force.clone(), mapping, size: bounds.size() };
 
         app.insert_resource(PhysicsClocks::new(&config, 1.0))
             .insert_resource(config)
@@ -273,45 +268,28 @@ impl Plugin for PhysicsSimulationPlugin {
     }
 }
 
-/// The [`PhysicsWorld`] in force, and how to build another: the identity of the last one the
-/// plugin built (at startup, or in place of a removed or stale one), the startup mapping
-/// (the core's frame stays put for good) and the startup size of the core world, and the
-/// config and walls last applied to it (by `apply_config` and `apply_controls`, and as it
-/// leaves the app: [`remember_settings`]).
+/// The [`PhysicsWorld`] in force, and how to build another: what the app's worlds share
+/// (the identity of the one in force and the settings it last left the app with), the
+/// startup mapping (the core's frame stays put for good) and the startup size of the core
+/// world.
 #[derive(Resource, Debug)]
 pub(crate) struct WorldInForce {
-    /// [`PhysicsWorld`]'s identity, shared with every world the app builds
-    /// ([`PhysicsWorld::in_force`]).
-    identity: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// Shared with every world the app builds ([`PhysicsWorld::in_force`]).
+    shared: std::sync::Arc<InForce>,
     mapping: CoordinateMapping,
     size: Vec2,
-    /// The last valid config and walls: what a rebuilt world takes when the resources hold
-    /// a value not yet refused.
-    config: PhysicsConfig,
-    bounds: Rect,
 }
 
 impl WorldInForce {
-    /// Keeps `config`, just applied to the world in force, as the last valid one.
-    pub(crate) fn remember_config(&mut self, config: &PhysicsConfig) {
-        self.config.clone_from(config);
-    }
-
-    /// Keeps `bounds`, just applied to the world in force, as the last valid walls.
-    pub(crate) fn remember_bounds(&mut self, bounds: Rect) {
-        self.bounds = bounds;
-    }
-
     /// Whether `physics` is the world in force (not stale).
     pub(crate) fn is(&self, physics: &PhysicsWorld) -> bool {
-        self.identity.load(std::sync::atomic::Ordering::Relaxed) == physics.identity
-            && !physics.is_stale()
+        std::sync::Arc::ptr_eq(&self.shared, &physics.in_force) && !physics.is_stale()
     }
 }
 
-/// Remembers the config and walls of the [`PhysicsWorld`] in force as it leaves the app
-/// (removed, taken by `World::resource_scope`, or replaced by an insert), in
-/// [`WorldInForce`]: the last valid ones.
+/// Has the [`PhysicsWorld`] in force leave its config and walls as the last valid ones as it
+/// leaves the app (removed, taken by `World::resource_scope`, or replaced by an insert); one
+/// dropped by an assignment through `ResMut` leaves them as it is dropped.
 ///
 /// A world rebuilt in its place takes the settings from their resources. One that holds a
 /// value written in the same frame and not yet refused (a NaN gravity, walls of 5 × 5 px)
@@ -321,13 +299,9 @@ impl WorldInForce {
 pub(crate) fn remember_settings(
     _leaving: On<Discard, PhysicsWorld>,
     physics: Option<Res<PhysicsWorld>>,
-    in_force: Option<ResMut<WorldInForce>>,
 ) {
-    let (Some(physics), Some(mut in_force)) = (physics, in_force) else { return };
-    if in_force.is(&physics) {
-        let (min, max) = physics.world().bounds();
-        in_force.bounds = physics.mapping().rect_to_bevy(min, max);
-        in_force.config.clone_from(physics.world().config());
+    if let Some(physics) = physics {
+        physics.leave_settings();
     }
 }
 
@@ -345,8 +319,9 @@ pub(crate) fn remember_settings(
 fn rebuilt_world(world: &mut bevy::ecs::world::World) -> PhysicsWorld {
     let in_force = world.resource::<WorldInForce>();
     let (mapping, size) = (in_force.mapping, in_force.size);
-    let (last_config, last_bounds) = (in_force.config.clone(), in_force.bounds);
-    let shared = in_force.identity.clone();
+    let shared = in_force.shared.clone();
+    let (last_config, min, max) = shared.settings();
+    let last_bounds = mapping.rect_to_bevy(min, max);
     let config = world
         .get_resource::<PhysicsConfig>()
         .filter(|config| config.validate().is_ok())
@@ -364,17 +339,11 @@ fn rebuilt_world(world: &mut bevy::ecs::world::World) -> PhysicsWorld {
     physics.take_over(&shared);
     // The walls the resource holds, or else the last valid ones.
     let bounds = world.get_resource::<PhysicsBounds>().map(|bounds| bounds.0);
-    let applied = bounds.into_iter().chain([last_bounds]).find(|&bounds| {
+    for bounds in bounds.into_iter().chain([last_bounds]) {
         let (min, max) = mapping.rect_to_core(bounds);
-        physics.apply(Input::SetBounds { min, max }).is_ok()
-    });
-    // What this world took from the resources is now the last valid: `apply_config` and
-    // `apply_controls` see nothing to apply, so they would not remember it, and a stale
-    // world assigned back later (which fires no `Discard`) must not bring older settings.
-    let mut in_force = world.resource_mut::<WorldInForce>();
-    in_force.remember_config(physics.world().config());
-    if let Some(bounds) = applied {
-        in_force.remember_bounds(bounds);
+        if physics.apply(Input::SetBounds { min, max }).is_ok() {
+            break;
+        }
     }
     if let Some(walls) = world.get_resource::<PhysicsWalls>() {
         for wall in WallId::ALL {
