@@ -431,9 +431,10 @@ pub(crate) fn leave_for_parent(
 }
 
 /// The warning about a body entity given a parent.
-pub(crate) const PARENTED: &str = "was given a parent (ChildOf), and bodies must be top-level entities \
-                        (allowed: no ChildOf): the body left the simulation; the entity is not \
-                        simulated until its ChildOf is removed";
+pub(crate) const PARENTED: &str = "was given a parent (ChildOf), and bodies must be \
+                                   top-level entities (allowed: no ChildOf): the body left the \
+                                   simulation; the entity is not simulated until its ChildOf \
+                                   is removed";
 
 /// What a user may write to a body, as `apply_user_writes` reads it.
 type UserWritable = (

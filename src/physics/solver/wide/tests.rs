@@ -107,6 +107,22 @@ fn contact_bits(c: &SolverContact) -> [u32; 14] {
     .map(f32::to_bits)
 }
 
+/// Asserts that the wide path left every body velocity and every contact bit for bit as the
+/// reference did.
+fn assert_same_bits(
+    round: usize,
+    (bodies, contacts): (&SolverBodies, &[SolverContact]),
+    (reference_bodies, reference_contacts): (&SolverBodies, &[SolverContact]),
+) {
+    let bits = |b: &SolverBody| [b.velocity.x, b.velocity.y, b.angular_velocity].map(f32::to_bits);
+    for (i, (wide, reference)) in bodies.bodies.iter().zip(&reference_bodies.bodies).enumerate() {
+        assert_eq!(bits(wide), bits(reference), "round {round}, body {i}");
+    }
+    for (i, (wide, reference)) in contacts.iter().zip(reference_contacts).enumerate() {
+        assert_eq!(contact_bits(wide), contact_bits(reference), "round {round}, contact {i}");
+    }
+}
+
 /// The world's fused pass equals `warm_start`, then `build`: the same velocities to the
 /// bit, the same colours and counts.
 #[test]
@@ -177,15 +193,7 @@ fn wide_passes_equal_the_reference_bit_for_bit() {
         }
         let bounces = order.solve_passes(&mut contacts, &mut bodies, &rules, 8, accumulated);
 
-        let bits =
-            |b: &SolverBody| [b.velocity.x, b.velocity.y, b.angular_velocity].map(f32::to_bits);
-        for (i, (wide, reference)) in bodies.bodies.iter().zip(&reference_bodies.bodies).enumerate()
-        {
-            assert_eq!(bits(wide), bits(reference), "round {round}, body {i}");
-        }
-        for (i, (wide, reference)) in contacts.iter().zip(&reference_contacts).enumerate() {
-            assert_eq!(contact_bits(wide), contact_bits(reference), "round {round}, contact {i}");
-        }
+        assert_same_bits(round, (&bodies, &contacts), (&reference_bodies, &reference_contacts));
         assert_eq!(
             bounces,
             reference_contacts.iter().any(|c| c.bounce_velocity != 0.0),
@@ -321,14 +329,6 @@ fn wide_passes_over_a_subset_equal_the_list_order_bit_for_bit() {
             solve_in_order(contacts, bodies, &subset, accumulated);
         }
 
-        let bits =
-            |b: &SolverBody| [b.velocity.x, b.velocity.y, b.angular_velocity].map(f32::to_bits);
-        for (i, (wide, reference)) in bodies.bodies.iter().zip(&reference_bodies.bodies).enumerate()
-        {
-            assert_eq!(bits(wide), bits(reference), "round {round}, body {i}");
-        }
-        for (i, (wide, reference)) in contacts.iter().zip(&reference_contacts).enumerate() {
-            assert_eq!(contact_bits(wide), contact_bits(reference), "round {round}, contact {i}");
-        }
+        assert_same_bits(round, (&bodies, &contacts), (&reference_bodies, &reference_contacts));
     }
 }
